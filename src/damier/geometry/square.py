@@ -1,0 +1,152 @@
+"""Rectangular boards: the cells, their names, and the lines through them.
+
+Cells are numbered 0..n-1 row by row from the row farthest from White (row 0), left to
+right as White sees the board; only playable squares are cells. Every other layer speaks of
+cells; names exist for people and files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from damier.rules.description import BoardKind, Direction, Numbering
+
+Cell = int
+"""Index of a playable square, 0..n-1."""
+
+# The eight line directions as (row step, column step); row 0 is the far side from White.
+# On dark-square boards an orthogonal line skips the light square between two dark ones,
+# which is how Frisian's orthogonal captures see the board.
+_DIAGONAL_STEPS = ((-1, -1), (-1, 1), (1, -1), (1, 1))
+_ORTHOGONAL_STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+@dataclass(frozen=True, eq=False)
+class SquareGeometry:
+    """A ``width`` x ``height`` board and the tables every layer draws from."""
+
+    width: int
+    height: int
+    kind: BoardKind
+    numbering: Numbering
+    coordinates: tuple[tuple[int, int], ...]
+    """(row, column) of each cell."""
+    steps: tuple[tuple[int, int], ...]
+    """(row step, column step) of each line direction."""
+    rays: npt.NDArray[np.int16]
+    """``rays[cell, direction]``: the cells met walking from ``cell``, padded with -1."""
+    names: tuple[str, ...]
+    """Each cell's name in the board's own numbering."""
+    algebraic_names: tuple[str, ...]
+    """Each cell's algebraic name (a1 = White's near-left corner)."""
+
+    @property
+    def cell_count(self) -> int:
+        """Number of playable squares."""
+        return len(self.coordinates)
+
+    @property
+    def numeric(self) -> bool:
+        """Whether square names are numbers (FEN may then use ranges such as ``31-50``)."""
+        return self.numbering is not Numbering.ALGEBRAIC
+
+    def direction_class(self, player: int, direction: int) -> Direction:
+        """What ``direction`` is for ``player``: forward, sideways, backward-diagonal, ..."""
+        row_step, column_step = self.steps[direction]
+        ahead = -row_step if player == 0 else row_step  # White moves towards row 0
+        if column_step != 0 and row_step != 0:
+            return Direction.FORWARD_DIAGONAL if ahead > 0 else Direction.BACKWARD_DIAGONAL
+        if row_step == 0:
+            return Direction.SIDEWAYS
+        return Direction.FORWARD if ahead > 0 else Direction.BACKWARD
+
+    def opposite(self, direction: int) -> int:
+        """The direction that walks back along the same line."""
+        row_step, column_step = self.steps[direction]
+        return self.steps.index((-row_step, -column_step))
+
+    def crowning_row(self, player: int) -> int:
+        """The row on which ``player``'s men are crowned."""
+        return 0 if player == 0 else self.height - 1
+
+    def cell_at(self, row: int, column: int) -> Cell | None:
+        """The cell on (row, column), or None for an unplayable or off-board square."""
+        return self._cell_index().get((row, column))
+
+    def _cell_index(self) -> dict[tuple[int, int], Cell]:
+        return _coordinate_index(self)
+
+    def parse_square(self, text: str) -> Cell:
+        """The cell named ``text`` in this board's numbering or in algebraic notation."""
+        key = text.strip().lower()
+        index = _name_index(self)
+        if key in index:
+            return index[key]
+        raise ValueError(f"no square {text!r} on this board")
+
+
+@cache
+def _name_index(geometry: SquareGeometry) -> dict[str, Cell]:
+    index = {name: cell for cell, name in enumerate(geometry.algebraic_names)}
+    index.update({name: cell for cell, name in enumerate(geometry.names)})
+    return index
+
+
+@cache
+def _coordinate_index(geometry: SquareGeometry) -> dict[tuple[int, int], Cell]:
+    return {coordinate: cell for cell, coordinate in enumerate(geometry.coordinates)}
+
+
+def _playable(kind: BoardKind, height: int, row: int, column: int) -> bool:
+    if kind is BoardKind.ALL:
+        return True
+    # White's near-left square (row height-1, column 0) is dark on a DARK board.
+    dark_near_left = (row + column) % 2 == (height - 1) % 2
+    return dark_near_left if kind is BoardKind.DARK else not dark_near_left
+
+
+@cache
+def square_geometry(
+    width: int, height: int, kind: BoardKind, numbering: Numbering
+) -> SquareGeometry:
+    """The geometry of a rectangular board (computed once per shape)."""
+    coordinates = tuple(
+        (row, column)
+        for row in range(height)
+        for column in range(width)
+        if _playable(kind, height, row, column)
+    )
+    stride = 1 if kind is BoardKind.ALL else 2
+    steps = _DIAGONAL_STEPS + tuple((dr * stride, dc * stride) for dr, dc in _ORTHOGONAL_STEPS)
+    index = {coordinate: cell for cell, coordinate in enumerate(coordinates)}
+    longest = max(width, height)
+    rays = np.full((len(coordinates), len(steps), longest), -1, dtype=np.int16)
+    for cell, (row, column) in enumerate(coordinates):
+        for direction, (dr, dc) in enumerate(steps):
+            r, c, length = row + dr, column + dc, 0
+            while (r, c) in index:
+                rays[cell, direction, length] = index[(r, c)]
+                r, c, length = r + dr, c + dc, length + 1
+    algebraic = tuple(f"{chr(ord('a') + column)}{height - row}" for row, column in coordinates)
+    count = len(coordinates)
+    if numbering is Numbering.ROW_BY_ROW:
+        names = tuple(str(cell + 1) for cell in range(count))
+    elif numbering is Numbering.SPANISH:
+        names = tuple(str(count - cell) for cell in range(count))
+    else:
+        names = algebraic
+    return SquareGeometry(
+        width=width,
+        height=height,
+        kind=kind,
+        numbering=numbering,
+        coordinates=coordinates,
+        steps=steps,
+        rays=rays,
+        names=names,
+        algebraic_names=algebraic,
+    )

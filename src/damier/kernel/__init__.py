@@ -1,0 +1,1 @@
+"""The kernel: move generation, make/unmake, hashing and perft on integer arrays (Numba)."""

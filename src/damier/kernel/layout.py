@@ -1,0 +1,59 @@
+"""Integer layouts shared by the kernel and the layer above it.
+
+Pieces: 0 is an empty cell; player ``p``'s man is ``2p + 1`` and his king ``2p + 2``, so any
+number of players fits in an int8.
+
+A generated move is one row of an int32 array:
+
+====================  =====================================================
+column                meaning
+====================  =====================================================
+``FROM``              cell the piece leaves
+``TO``                cell it ends on (may equal ``FROM`` after a round trip)
+``NCAP``              number of captured pieces
+``PIECE``             piece code before the move
+``NEW_PIECE``         piece code after the move (differs when crowned)
+``NPATH``             number of landing cells (1 for a quiet move)
+``CAPS + i``          i-th captured cell, in capture order
+``CAPS + maxc + i``   its piece code (for unmake and the choice rule)
+``CAPS + 2maxc + i``  i-th landing cell; the last one is ``TO``
+====================  =====================================================
+"""
+
+FROM = 0
+TO = 1
+NCAP = 2
+PIECE = 3
+NEW_PIECE = 4
+NPATH = 5
+CAPS = 6
+
+
+def row_width(max_captures: int) -> int:
+    """Width of a move row for a board where at most ``max_captures`` pieces fall at once."""
+    return CAPS + 3 * max_captures
+
+
+# Indices into the ``rules`` integer vector of the kernel tables.
+R_PLAYERS = 0
+R_MAXC = 1
+R_KING_FLYING = 2
+R_LAND_NEXT = 3
+R_STOP_BEHIND_KING = 4
+R_MEN_TAKE_KINGS = 5
+R_PROMOTION = 6  # 0 at end of move, 1 continue as king, 2 crowning ends the move
+R_IMMEDIATE_REMOVAL = 7
+R_NO_REVERSAL = 8
+R_LINE_MOVES = 9
+R_KING_ORDER = 10
+R_SIZE = 11
+
+PROMOTE_AT_END = 0
+PROMOTE_CONTINUE = 1
+PROMOTE_ENDS_MOVE = 2
+
+# Capture-choice criteria, packed into one integer value per capture (higher is better).
+CHOICE_MOST_PIECES = 0
+CHOICE_WITH_KING = 1
+CHOICE_MOST_KINGS = 2
+CHOICE_EARLIEST_KING = 3

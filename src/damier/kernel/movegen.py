@@ -1,0 +1,414 @@
+"""Legal-move generation for every variant: one walker, steered by the tables.
+
+This is the hot path, written as Numba-compiled loops over integer arrays. It reads rules
+only from ``Tables``; it never knows which variant it plays. The readable account of what it
+must do is RULES.md; the tests hold it to that.
+
+A capture is searched depth first from each piece. The capture-choice rule is applied while
+moves are emitted (Scan's way): each finished capture gets an integer value built from the
+variant's criteria, a better value throws away what was kept, a worse one is not kept.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from damier.kernel.layout import (
+    CAPS,
+    CHOICE_MOST_KINGS,
+    CHOICE_MOST_PIECES,
+    CHOICE_WITH_KING,
+    FROM,
+    NCAP,
+    NEW_PIECE,
+    NPATH,
+    PIECE,
+    PROMOTE_CONTINUE,
+    PROMOTE_ENDS_MOVE,
+    R_IMMEDIATE_REMOVAL,
+    R_KING_FLYING,
+    R_KING_ORDER,
+    R_LAND_NEXT,
+    R_LINE_MOVES,
+    R_MAXC,
+    R_MEN_TAKE_KINGS,
+    R_NO_REVERSAL,
+    R_PROMOTION,
+    R_STOP_BEHIND_KING,
+    TO,
+)
+
+# Slots of the generator's small state vector.
+_COUNT = 0  # moves written so far
+_BEST = 1  # value of the best capture so far (-1: none yet)
+_OVERFLOW = 2  # set when the move buffer is full
+
+
+def new_state() -> np.ndarray:
+    """The generator's state vector (reused across calls)."""
+    return np.zeros(3, dtype=np.int64)
+
+
+class Scratch:
+    """Work arrays of one capture search, allocated once per board size."""
+
+    def __init__(self, cells: int, max_captures: int) -> None:
+        self.state = new_state()
+        self.caps = np.zeros(max_captures, dtype=np.int32)
+        self.codes = np.zeros(max_captures, dtype=np.int32)
+        self.path = np.zeros(max_captures, dtype=np.int32)
+        self.marked = np.zeros(cells, dtype=np.uint8)
+        self.frames = np.zeros((max_captures + 1, FRAME_FIELDS), dtype=np.int64)
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The work arrays as the kernel functions take them."""
+        return (self.caps, self.codes, self.path, self.marked, self.frames)
+
+
+@njit(cache=True, nogil=True)
+def _capture_value(t, piece, ncap, codes):
+    """The capture-choice value of a finished capture: higher is preferred."""
+    value = 0
+    for criterion in t.choice:
+        if criterion == CHOICE_MOST_PIECES:
+            value = (value << 8) | ncap
+        elif criterion == CHOICE_WITH_KING:
+            value = (value << 1) | (1 if piece % 2 == 0 else 0)
+        elif criterion == CHOICE_MOST_KINGS:
+            kings = 0
+            for i in range(ncap):
+                if codes[i] % 2 == 0:
+                    kings += 1
+            value = (value << 8) | kings
+        else:  # earliest king: a bit per capture, the first capture the highest bit
+            order = 0
+            for i in range(min(ncap, 24)):
+                if codes[i] % 2 == 0:
+                    order |= 1 << (23 - i)
+            value = (value << 24) | order
+    return value
+
+
+@njit(cache=True, nogil=True)
+def _same_capture(t, moves, row, maxc, ncap, caps, codes):
+    """Whether ``row`` captures the same pieces as (caps, codes) (and, where the variant
+    says so, meets the kings in the same order)."""
+    for i in range(ncap):
+        found = False
+        for k in range(ncap):
+            if moves[row, CAPS + k] == caps[i]:
+                found = True
+                break
+        if not found:
+            return False
+    if t.rules[R_KING_ORDER] == 1:
+        k = 0
+        for i in range(ncap):
+            if codes[i] % 2 == 0:
+                while moves[row, CAPS + maxc + k] % 2 != 0:
+                    k += 1
+                if moves[row, CAPS + k] != caps[i]:
+                    return False
+                k += 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _emit_capture(t, moves, state, dedupe, origin, piece, new_piece, ncap, caps, codes, path):
+    value = _capture_value(t, piece, ncap, codes)
+    if value < state[_BEST]:
+        return
+    if value > state[_BEST]:
+        state[_BEST] = value
+        state[_COUNT] = 0
+    count = state[_COUNT]
+    maxc = t.rules[R_MAXC]
+    to = path[ncap - 1]
+    if dedupe:
+        for row in range(count):
+            if (
+                moves[row, TO] == to
+                and moves[row, FROM] == origin
+                and moves[row, NCAP] == ncap
+                and _same_capture(t, moves, row, maxc, ncap, caps, codes)
+            ):
+                return
+    if count >= moves.shape[0]:
+        state[_OVERFLOW] = 1
+        return
+    moves[count, FROM] = origin
+    moves[count, TO] = to
+    moves[count, NCAP] = ncap
+    moves[count, PIECE] = piece
+    moves[count, NEW_PIECE] = new_piece
+    moves[count, NPATH] = ncap
+    for i in range(ncap):
+        moves[count, CAPS + i] = caps[i]
+        moves[count, CAPS + maxc + i] = codes[i]
+        moves[count, CAPS + 2 * maxc + i] = path[i]
+    state[_COUNT] = count + 1
+
+
+# Fields of one frame of the capture search stack (one frame per jump made so far).
+_F_CUR = 0  # cell the capturing piece stands on
+_F_KING = 1  # 1 if it captures as a king from here
+_F_LAST = 2  # direction of the jump that brought it here (-1 at the start)
+_F_K = 3  # index of the direction being tried
+_F_DIR = 4  # that direction
+_F_VICTIM = 5  # cell of the piece being jumped
+_F_FIRST = 6  # ray index of the first landing cell
+_F_STOP = 7  # ray index past the last landing cell
+_F_J = 8  # ray index of the landing cell being tried
+_F_FINISHED = 9  # bit mask of landing indices where the capture ends
+_F_WENT_ON = 10  # 1 if some landing cell let the capture go on
+_F_JUMPED = 11  # 1 once a jump was found from this frame's cell
+FRAME_FIELDS = 12
+
+
+@njit(cache=True, nogil=True)
+def _next_jump(t, sq, player, frame, marked):
+    """Advance ``frame`` to its next possible jump; return False when there is none.
+
+    On success the frame holds the victim and the range of landing cells.
+    """
+    rules = t.rules
+    cur = frame[_F_CUR]
+    king = frame[_F_KING] == 1
+    flying = king and rules[R_KING_FLYING] == 1
+    if king:
+        directions = t.king_capture[player, cur]
+        count = t.king_capture_n[player, cur]
+    else:
+        directions = t.man_capture[player, cur]
+        count = t.man_capture_n[player, cur]
+    last = frame[_F_LAST]
+    while frame[_F_K] < count:
+        d = directions[frame[_F_K]]
+        frame[_F_K] += 1
+        if last >= 0 and rules[R_NO_REVERSAL] == 1 and d == t.opposite[last]:
+            continue
+        ray = t.rays[cur, d]
+        length = ray.shape[0]
+        i = 0
+        if flying:
+            while i < length and ray[i] >= 0 and sq[ray[i]] == 0:
+                i += 1
+        if i >= length or ray[i] < 0:
+            continue
+        victim = ray[i]
+        code = sq[victim]
+        if code == 0 or (code - 1) >> 1 == player or marked[victim] == 1:
+            continue
+        victim_king = code % 2 == 0
+        if victim_king and not king and rules[R_MEN_TAKE_KINGS] == 0:
+            continue
+        first = i + 1
+        if first >= length or ray[first] < 0 or sq[ray[first]] != 0:
+            continue
+        stop = length
+        if not flying or rules[R_LAND_NEXT] == 1 or (
+            victim_king and rules[R_STOP_BEHIND_KING] == 1
+        ):
+            stop = first + 1
+        frame[_F_DIR] = d
+        frame[_F_VICTIM] = victim
+        frame[_F_FIRST] = first
+        frame[_F_STOP] = stop
+        frame[_F_J] = first
+        frame[_F_FINISHED] = 0
+        frame[_F_WENT_ON] = 0
+        return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, dedupe):
+    """Emit every finished capture of the piece on ``origin`` (already lifted from ``sq``).
+
+    A depth-first search on an explicit stack: frame ``n`` is the piece after ``n`` jumps.
+    From each landing cell the capture must go on if it can; landing cells where it ends
+    count only when no landing cell of the same jump lets it go on.
+    """
+    caps, codes, path, marked, frames = scratch_arrays
+    rules = t.rules
+    immediate = rules[R_IMMEDIATE_REMOVAL] == 1
+    man_code = 2 * player + 1
+    level = 0
+    frame = frames[0]
+    frame[_F_CUR] = origin
+    frame[_F_KING] = 1 if piece == man_code + 1 else 0
+    frame[_F_LAST] = -1
+    frame[_F_K] = 0
+    frame[_F_JUMPED] = 0
+    seeking = True  # False while trying the landing cells of the current jump
+    while True:
+        frame = frames[level]
+        if seeking:
+            if not _next_jump(t, sq, player, frame, marked):
+                if level == 0:
+                    return
+                # Every jump from here tried: the parent's landing cell either let the
+                # capture go on or ends it.
+                jumped = frame[_F_JUMPED]
+                level -= 1
+                parent = frames[level]
+                if jumped == 1:
+                    parent[_F_WENT_ON] = 1
+                else:
+                    parent[_F_FINISHED] |= 1 << parent[_F_J]
+                parent[_F_J] += 1
+                seeking = False
+                continue
+            frame[_F_JUMPED] = 1
+            victim = frame[_F_VICTIM]
+            marked[victim] = 1
+            caps[level] = victim
+            codes[level] = sq[victim]
+            if immediate:
+                sq[victim] = 0
+            seeking = False
+            continue
+        ray = t.rays[frame[_F_CUR], frame[_F_DIR]]
+        j = frame[_F_J]
+        if j < frame[_F_STOP] and ray[j] >= 0 and sq[ray[j]] == 0:
+            land = ray[j]
+            path[level] = land
+            king = frame[_F_KING]
+            if king == 0 and t.crown[player, land] == 1:
+                if rules[R_PROMOTION] == PROMOTE_CONTINUE:
+                    king = 1
+                elif rules[R_PROMOTION] == PROMOTE_ENDS_MOVE:
+                    frame[_F_FINISHED] |= 1 << j
+                    frame[_F_J] = j + 1
+                    continue
+            child = frames[level + 1]
+            child[_F_CUR] = land
+            child[_F_KING] = king
+            child[_F_LAST] = frame[_F_DIR]
+            child[_F_K] = 0
+            child[_F_JUMPED] = 0
+            level += 1
+            seeking = True
+            continue
+        # All landing cells of this jump tried.
+        if frame[_F_WENT_ON] == 0:
+            finished = frame[_F_FINISHED]
+            for j in range(frame[_F_FIRST], frame[_F_STOP]):
+                if finished & (1 << j):
+                    land = ray[j]
+                    path[level] = land
+                    crowned = frame[_F_KING] == 1 or t.crown[player, land] == 1
+                    new_piece = man_code + 1 if crowned else man_code
+                    _emit_capture(t, moves, state, dedupe, origin, piece, new_piece,
+                                  level + 1, caps, codes, path)
+        victim = frame[_F_VICTIM]
+        if immediate:
+            sq[victim] = codes[level]
+        marked[victim] = 0
+        seeking = True
+
+
+@njit(cache=True, nogil=True)
+def _add_quiet(t, moves, state, origin, to, piece, player):
+    count = state[_COUNT]
+    if count >= moves.shape[0]:
+        state[_OVERFLOW] = 1
+        return
+    maxc = t.rules[R_MAXC]
+    moves[count, FROM] = origin
+    moves[count, TO] = to
+    moves[count, NCAP] = 0
+    moves[count, PIECE] = piece
+    moves[count, NEW_PIECE] = piece + 1 if piece % 2 == 1 and t.crown[player, to] == 1 else piece
+    moves[count, NPATH] = 1
+    moves[count, CAPS + 2 * maxc] = to
+    state[_COUNT] = count + 1
+
+
+@njit(cache=True, nogil=True)
+def _quiet_moves(t, sq, player, moves, state):
+    rules = t.rules
+    man_code = 2 * player + 1
+    for cell in range(sq.shape[0]):
+        code = sq[cell]
+        if code != man_code and code != man_code + 1:
+            continue
+        if code == man_code + 1:
+            flying = rules[R_KING_FLYING] == 1
+            for k in range(t.king_step_n[player, cell]):
+                ray = t.rays[cell, t.king_step[player, cell, k]]
+                for i in range(ray.shape[0]):
+                    if ray[i] < 0 or sq[ray[i]] != 0:
+                        break
+                    _add_quiet(t, moves, state, cell, ray[i], code, player)
+                    if not flying:
+                        break
+        else:
+            for k in range(t.man_step_n[player, cell]):
+                ray = t.rays[cell, t.man_step[player, cell, k]]
+                if ray[0] < 0:
+                    continue
+                if sq[ray[0]] == 0:
+                    _add_quiet(t, moves, state, cell, ray[0], code, player)
+                elif rules[R_LINE_MOVES] == 1:
+                    # Dameo: a line of own men advances one square; the same position as
+                    # the rear man stepping over the line to the first empty square ahead.
+                    i = 0
+                    while i < ray.shape[0] and ray[i] >= 0 and sq[ray[i]] == man_code:
+                        i += 1
+                    if i < ray.shape[0] and ray[i] >= 0 and sq[ray[i]] == 0:
+                        _add_quiet(t, moves, state, cell, ray[i], code, player)
+
+
+@njit(cache=True, nogil=True)
+def generate(t, sq, player, moves, state, scratch_arrays, dedupe):
+    """Write the legal moves of ``player`` into ``moves``; return their number, or -1 when
+    ``moves`` is too small. ``dedupe`` merges captures of the same pieces between the same
+    squares (RULES.md decision 5)."""
+    state[_COUNT] = 0
+    state[_BEST] = -1
+    state[_OVERFLOW] = 0
+    man_code = 2 * player + 1
+    for cell in range(sq.shape[0]):
+        code = sq[cell]
+        if code != man_code and code != man_code + 1:
+            continue
+        sq[cell] = 0  # the moving piece has left its square
+        _captures_from(t, sq, player, cell, code, scratch_arrays, moves, state, dedupe)
+        sq[cell] = code
+    if state[_COUNT] == 0:
+        _quiet_moves(t, sq, player, moves, state)
+    if state[_OVERFLOW] == 1:
+        return -1
+    return state[_COUNT]
+
+
+@njit(cache=True, nogil=True)
+def make_move(t, sq, moves, i):
+    """Play move row ``i`` on ``sq``."""
+    sq[moves[i, FROM]] = 0
+    for k in range(moves[i, NCAP]):
+        sq[moves[i, CAPS + k]] = 0
+    sq[moves[i, TO]] = moves[i, NEW_PIECE]
+
+
+@njit(cache=True, nogil=True)
+def unmake_move(t, sq, moves, i):
+    """Take back move row ``i`` (played by :func:`make_move`)."""
+    maxc = t.rules[R_MAXC]
+    sq[moves[i, TO]] = 0
+    for k in range(moves[i, NCAP]):
+        sq[moves[i, CAPS + k]] = moves[i, CAPS + maxc + k]
+    sq[moves[i, FROM]] = moves[i, PIECE]
+
+
+@njit(cache=True, nogil=True)
+def position_hash(t, sq, player):
+    """Zobrist hash of the pieces and the player to move."""
+    h = t.zobrist_turn[player]
+    for cell in range(sq.shape[0]):
+        if sq[cell] != 0:
+            h ^= t.zobrist[cell, sq[cell]]
+    return h

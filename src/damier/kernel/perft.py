@@ -1,0 +1,58 @@
+"""Perft: count the leaves of the legal-move tree, the standard proof of a move generator."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from damier.kernel.layout import R_PLAYERS
+from damier.kernel.movegen import generate, make_move, unmake_move
+
+
+@njit(cache=True, nogil=True)
+def perft(t, sq, player, depth, buffers, state, scratch_arrays, dedupe):
+    """Leaves at exactly ``depth`` plies below the position (-1 if a move buffer overflowed).
+
+    An explicit stack (Numba cannot cache recursive functions): ``buffers[d]`` holds the
+    moves of the node ``d`` plies above the leaves, ``index[d]`` the one being played. The
+    last ply is counted without being played (bulk counting).
+    """
+    if depth == 0:
+        return 1
+    players = t.rules[R_PLAYERS]
+    count = np.zeros(depth + 1, dtype=np.int64)
+    index = np.zeros(depth + 1, dtype=np.int64)
+    to_move = np.zeros(depth + 1, dtype=np.int64)
+    d = depth
+    to_move[d] = player
+    count[d] = generate(t, sq, player, buffers[d], state, scratch_arrays, dedupe)
+    if count[d] < 0 or depth == 1:
+        return count[d]
+    total = 0
+    while True:
+        if index[d] < count[d]:
+            make_move(t, sq, buffers[d], index[d])
+            child = d - 1
+            to_move[child] = (to_move[d] + 1) % players
+            n = generate(t, sq, to_move[child], buffers[child], state, scratch_arrays, dedupe)
+            if n < 0:
+                return -1
+            if child == 1:
+                total += n
+                unmake_move(t, sq, buffers[d], index[d])
+                index[d] += 1
+            else:
+                d = child
+                count[d] = n
+                index[d] = 0
+        elif d == depth:
+            return total
+        else:
+            d += 1
+            unmake_move(t, sq, buffers[d], index[d])
+            index[d] += 1
+
+
+def move_buffers(depth: int, capacity: int, width: int) -> np.ndarray:
+    """One move buffer per ply for a perft of ``depth``."""
+    return np.zeros((depth + 1, capacity, width), dtype=np.int32)

@@ -1,0 +1,1 @@
+"""Notation: FEN and PDN, in each variant's own square names."""

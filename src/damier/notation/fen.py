@@ -1,0 +1,169 @@
+"""FEN as PDN 3.0 writes it: ``W:W31-50:B1-20``, ``B:WK4,21-32:B1-12``, ``W:Wa2,b2:Ba7``.
+
+Reading is strict: any error names the field and what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import numpy.typing as npt
+
+from damier.geometry import SquareGeometry, geometry_of
+from damier.rules.description import Variant
+
+PLAYER_LETTERS = "WB"
+"""FEN letter of each player: 0 = White, 1 = Black."""
+
+
+class FenError(ValueError):
+    """A FEN that cannot describe a position of the variant."""
+
+
+def _man(player: int) -> int:
+    return 2 * player + 1
+
+
+def _expand(geometry: SquareGeometry, token: str, field: str) -> list[int]:
+    """Cells named by one comma-separated token: a square or, on numbered boards, a range."""
+    if geometry.numeric and re.fullmatch(r"\d+-\d+", token):
+        low, high = (int(part) for part in token.split("-"))
+        if low > high:
+            raise FenError(f"range {token!r} in {field} runs backwards")
+        return [_cell(geometry, str(number), field) for number in range(low, high + 1)]
+    return [_cell(geometry, token, field)]
+
+
+def _cell(geometry: SquareGeometry, name: str, field: str) -> int:
+    try:
+        return geometry.parse_square(name)
+    except ValueError:
+        pass
+    if re.fullmatch(r"[a-z]\d+", name) and len(geometry.algebraic_names) < (
+        geometry.width * geometry.height
+    ):
+        raise FenError(f"square {name!r} in {field} is not a playable square") from None
+    if name.isdigit():
+        raise FenError(
+            f"square {name} in {field} does not exist: this board has squares "
+            f"1-{geometry.cell_count}"
+        ) from None
+    raise FenError(f"{name!r} in {field} is not a square of this board") from None
+
+
+def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
+    """The cells (piece codes) and the player to move described by ``text``.
+
+    >>> from damier.rules import get_variant
+    >>> cells, turn = parse_fen(get_variant("russian"), "B:W21-32:B1-12")
+    >>> turn, int(cells.sum() > 0)
+    (1, 1)
+    """
+    geometry = geometry_of(variant)
+    body = text.strip()
+    wrapped = re.fullmatch(r'\[\s*FEN\s+"(.*)"\s*\]', body, flags=re.DOTALL)
+    if wrapped:
+        body = wrapped.group(1).strip()
+    body = body.rstrip(".").replace(" ", "")
+    if not body:
+        raise FenError("empty FEN")
+    fields = body.split(":")
+    side = fields[0].upper()
+    if side not in PLAYER_LETTERS or len(side) != 1:
+        raise FenError(f"FEN must start with the side to move, W or B, not {fields[0]!r}")
+    cells = np.zeros(geometry.cell_count, dtype=np.int8)
+    seen: set[str] = set()
+    for field in fields[1:]:
+        if not field:
+            continue
+        letter = field[0].upper()
+        if letter in "HF" and field[1:].isdigit():
+            continue  # move counters of lidraughts-style FEN; the game layer reads them
+        if letter not in PLAYER_LETTERS:
+            raise FenError(f"FEN field {field!r} must start with W or B")
+        if letter in seen:
+            raise FenError(f"FEN gives the pieces of {letter} twice")
+        seen.add(letter)
+        player = PLAYER_LETTERS.index(letter)
+        for raw in field[1:].split(","):
+            token = raw.strip().lower()
+            if not token:
+                continue
+            king = token.startswith("k")
+            name = token[1:] if king else token
+            for cell in _expand(geometry, name, f"the {letter} pieces"):
+                square = geometry.names[cell]
+                if cells[cell] != 0:
+                    raise FenError(f"square {square} is given twice")
+                if not king and geometry.crowning_row(player) == geometry.coordinates[cell][0]:
+                    raise FenError(
+                        f"a {letter} man on {square} stands on its crowning row; "
+                        f"write it as a king (K{square})"
+                    )
+                cells[cell] = _man(player) + (1 if king else 0)
+    start, _ = _start_counts(variant)
+    for player, letter in enumerate(PLAYER_LETTERS):
+        pieces = int(np.count_nonzero((cells == _man(player)) | (cells == _man(player) + 1)))
+        if pieces > start[player]:
+            raise FenError(
+                f"{letter} has {pieces} pieces; {variant.name} starts with {start[player]}"
+            )
+    return cells, PLAYER_LETTERS.index(side)
+
+
+def _start_counts(variant: Variant) -> tuple[tuple[int, ...], int]:
+    """Pieces each player has at the start (the most a legal position can hold)."""
+    geometry = geometry_of(variant)
+    fields = variant.start_fen.split(":")[1:]
+    counts = [0, 0]
+    for field in fields:
+        player = PLAYER_LETTERS.index(field[0].upper())
+        for token in field[1:].split(","):
+            if token:
+                counts[player] += len(_expand(geometry, token.lower().lstrip("k"), "start"))
+    return tuple(counts), geometry.cell_count
+
+
+def _runs(numbers: list[int]) -> list[str]:
+    """``[31, 32, 33, 35]`` -> ``["31-33", "35"]`` (runs of three or more become ranges)."""
+    parts: list[str] = []
+    i = 0
+    while i < len(numbers):
+        j = i
+        while j + 1 < len(numbers) and numbers[j + 1] == numbers[j] + 1:
+            j += 1
+        if j - i >= 2:
+            parts.append(f"{numbers[i]}-{numbers[j]}")
+            i = j + 1
+        else:
+            parts.append(str(numbers[i]))
+            i += 1
+    return parts
+
+
+def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
+    """The FEN of a position, in the variant's square names, men runs as ranges."""
+    geometry = geometry_of(variant)
+    fields = [PLAYER_LETTERS[turn]]
+    for player, letter in enumerate(PLAYER_LETTERS):
+        man = _man(player)
+        if geometry.numeric:
+            men = sorted(int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man)
+            kings = sorted(
+                int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man + 1
+            )
+            tokens = [f"K{k}" for k in kings] + _runs(men)
+        else:
+            tokens = [
+                ("K" if cells[c] == man + 1 else "") + geometry.names[c]
+                for c in sorted(range(len(cells)), key=lambda c: _algebraic_key(geometry, c))
+                if cells[c] in (man, man + 1)
+            ]
+        fields.append(letter + ",".join(tokens))
+    return ":".join(fields)
+
+
+def _algebraic_key(geometry: SquareGeometry, cell: int) -> tuple[int, int]:
+    row, column = geometry.coordinates[cell]
+    return (geometry.height - row, column)

@@ -1,0 +1,202 @@
+"""The variant description: every rule of a draughts game as plain, frozen data.
+
+A variant is an instance of :class:`Variant`; nothing about a variant lives anywhere else.
+The kernel reads these fields once, when it compiles its tables; it never asks which
+variant it plays.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+
+class Direction(str, Enum):
+    """A direction relative to the player who moves (his *forward* is towards the opponent)."""
+
+    FORWARD = "forward"
+    """Straight ahead (orthogonal)."""
+    SIDEWAYS = "sideways"
+    """Left or right along the rank (orthogonal)."""
+    BACKWARD = "backward"
+    """Straight back (orthogonal)."""
+    FORWARD_DIAGONAL = "forward-diagonal"
+    """Either forward diagonal."""
+    BACKWARD_DIAGONAL = "backward-diagonal"
+    """Either backward diagonal."""
+
+
+DIAGONAL = frozenset({Direction.FORWARD_DIAGONAL, Direction.BACKWARD_DIAGONAL})
+ORTHOGONAL = frozenset({Direction.FORWARD, Direction.SIDEWAYS, Direction.BACKWARD})
+ALL_DIRECTIONS = DIAGONAL | ORTHOGONAL
+
+
+class BoardKind(str, Enum):
+    """Which squares of a rectangular board are played on."""
+
+    DARK = "dark"
+    """Dark squares, a dark square at each player's near left (International, Russian, ...)."""
+    MIRRORED = "mirrored"
+    """Dark squares, a dark square at each player's near right (Italian, Spanish)."""
+    ALL = "all"
+    """All squares (Turkish, Croda, Dameo)."""
+
+
+class Numbering(str, Enum):
+    """How squares are named in FEN, PDN and moves."""
+
+    ROW_BY_ROW = "row-by-row"
+    """1..N row by row from the row farthest from White, left to right as White sees it."""
+    SPANISH = "spanish"
+    """1..N from White's near-right square, right to left, bottom to top."""
+    ALGEBRAIC = "algebraic"
+    """a1..h8, a1 being White's near-left corner."""
+
+
+class Promotion(str, Enum):
+    """What happens when a man reaches its crowning row *during* a capture."""
+
+    AT_END = "at-end"
+    """It stays a man and goes on capturing; it is crowned only if the move ends there."""
+    CONTINUE_AS_KING = "continue-as-king"
+    """It is crowned at once and goes on capturing as a king (Russian)."""
+    ENDS_MOVE = "ends-move"
+    """It is crowned and the move ends there, even if it could capture on (English, Italian)."""
+
+
+class Removal(str, Enum):
+    """When the pieces captured in a multiple capture leave the board."""
+
+    AT_END = "at-end"
+    """After the whole move; until then they block and cannot be jumped twice (Turkish strike)."""
+    IMMEDIATE = "immediate"
+    """As soon as each is jumped, so its square may be crossed again (Turkish)."""
+
+
+class Choice(str, Enum):
+    """One criterion of the capture-choice rule; a variant lists them in order of priority."""
+
+    MOST_PIECES = "most-pieces"
+    """Capture the greatest number of pieces (kings and men count one each)."""
+    WITH_KING = "with-king"
+    """Capture with a king rather than with a man."""
+    MOST_KINGS = "most-kings"
+    """Capture the greatest number of kings."""
+    EARLIEST_KING = "earliest-king"
+    """Capture the sequence in which a king is met first."""
+
+
+class Range(str, Enum):
+    """How far a piece reaches along a line."""
+
+    SHORT = "short"
+    """One square (a capture jumps an adjacent piece and lands just behind it)."""
+    FLYING = "flying"
+    """Any distance over empty squares."""
+
+
+class Landing(str, Enum):
+    """Where a flying king may land after jumping a piece."""
+
+    ANY = "any"
+    """Any empty square behind the captured piece (FMJD 4.3)."""
+    NEXT = "next"
+    """Only the square directly behind it (Thai)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A complete, immutable description of a draughts variant.
+
+    Every field is a rule; a new variant is a new instance (see ``damier.rules.variants``),
+    and an option is a named set of field changes (:meth:`with_option`).
+    """
+
+    name: str
+    """Registry key, e.g. ``"international"``."""
+    title: str
+    """Human name, e.g. ``"International draughts (FMJD)"``."""
+    width: int
+    """Files of the board."""
+    height: int
+    """Ranks of the board."""
+    board: BoardKind
+    """Which squares are played on."""
+    numbering: Numbering
+    """Square names used by FEN, PDN and move notation."""
+    start_fen: str
+    """The initial position, side to move included, in PDN FEN with this variant's names."""
+    man_moves: frozenset[Direction]
+    """Directions in which a man steps to an empty square."""
+    man_captures: frozenset[Direction]
+    """Directions in which a man jumps an adjacent enemy piece."""
+    king_moves: frozenset[Direction] = DIAGONAL
+    """Directions in which a king moves."""
+    king_captures: frozenset[Direction] = DIAGONAL
+    """Directions in which a king captures."""
+    king_range: Range = Range.FLYING
+    """How far a king moves and captures."""
+    king_landing: Landing = Landing.ANY
+    """Where a flying king lands behind a captured piece."""
+    king_stops_behind_king: bool = False
+    """A king that jumps a king must land directly behind it (Killer)."""
+    men_capture_kings: bool = True
+    """Whether a man may jump a king (not in Italian)."""
+    choice: tuple[Choice, ...] = ()
+    """Capture-choice criteria in order of priority; empty means free choice."""
+    promotion: Promotion = Promotion.AT_END
+    """What crowning in the middle of a capture does."""
+    removal: Removal = Removal.AT_END
+    """When captured pieces leave the board."""
+    no_reversal: bool = False
+    """No 180-degree turn between two jumps of one capture (Turkish)."""
+    line_moves: bool = False
+    """Dameo's linear move: a line of own men advances one square along a forward line."""
+    king_order_matters: bool = False
+    """Two captures of the same pieces are different moves if they meet the kings in another
+    order (Italian, RULES.md decision 5)."""
+    giveaway: bool = False
+    """The goal is inverted: a player with no legal move on his turn wins."""
+    pdn_game_type: int | None = None
+    """PDN ``GameType`` number, or None when the ``Variant`` tag carries the name."""
+    aliases: tuple[str, ...] = ()
+    """Other names the registry accepts."""
+    summary: str = ""
+    """One line on what sets this variant apart, for ``damier variants``."""
+    options: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = field(default=(), repr=False)
+    """Named options: ``(option name, ((field, value), ...))``."""
+
+    @property
+    def first_player(self) -> int:
+        """The player who moves first (0 = White, 1 = Black), read from the start FEN."""
+        return 1 if self.start_fen.lstrip().upper().startswith("B") else 0
+
+    @property
+    def option_names(self) -> tuple[str, ...]:
+        """Names accepted by :meth:`with_option`."""
+        return tuple(name for name, _ in self.options)
+
+    def with_option(self, option: str) -> Variant:
+        """This variant with one named option switched on (its name gets ``+option``)."""
+        for name, changes in self.options:
+            if name == option:
+                return dataclasses.replace(
+                    self, name=f"{self.name}+{option}", aliases=(), options=(), **dict(changes)
+                )
+        known = ", ".join(self.option_names) or "none"
+        raise ValueError(f"variant {self.name!r} has no option {option!r} (options: {known})")
+
+    def as_giveaway(self) -> Variant:
+        """The losing form of this variant: same moves, no legal move on your turn wins."""
+        if self.giveaway:
+            return self
+        return dataclasses.replace(
+            self,
+            name=f"{self.name}-giveaway",
+            title=f"{self.title}, giveaway",
+            giveaway=True,
+            aliases=tuple(f"{alias}-giveaway" for alias in self.aliases),
+            pdn_game_type=None,
+        )

@@ -1,0 +1,185 @@
+"""The named variants, each the rules of its federation (RULES.md), and the registry.
+
+A variant is looked up by name or alias; ``"<name>-giveaway"`` gives its losing form and
+``"<name>+<option>"`` switches on one of its named options, e.g. ``"italian+dark-first"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from damier.rules.description import (
+    DIAGONAL,
+    BoardKind,
+    Choice,
+    Direction,
+    Numbering,
+    Promotion,
+    Range,
+    Variant,
+)
+
+_FORWARD_DIAGONAL = frozenset({Direction.FORWARD_DIAGONAL})
+
+INTERNATIONAL = Variant(
+    name="international",
+    title="International draughts (FMJD)",
+    width=10,
+    height=10,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="W:W31-50:B1-20",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=DIAGONAL,
+    choice=(Choice.MOST_PIECES,),
+    pdn_game_type=20,
+    aliases=("fmjd", "standard", "10x10"),
+    summary="10x10, flying kings, men capture backwards, majority capture",
+)
+
+BRAZILIAN = Variant(
+    name="brazilian",
+    title="Brazilian draughts",
+    width=8,
+    height=8,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="W:W21-32:B1-12",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=DIAGONAL,
+    choice=(Choice.MOST_PIECES,),
+    pdn_game_type=26,
+    summary="International rules on 8x8",
+)
+
+RUSSIAN = Variant(
+    name="russian",
+    title="Russian draughts (shashki)",
+    width=8,
+    height=8,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="W:W21-32:B1-12",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=DIAGONAL,
+    promotion=Promotion.CONTINUE_AS_KING,
+    pdn_game_type=25,
+    aliases=("shashki",),
+    summary="flying kings, free capture choice, a man crowned mid-capture goes on as a king",
+)
+
+ENGLISH = Variant(
+    name="english",
+    title="English draughts / American checkers (WCDF)",
+    width=8,
+    height=8,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="B:W21-32:B1-12",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=_FORWARD_DIAGONAL,
+    king_range=Range.SHORT,
+    promotion=Promotion.ENDS_MOVE,
+    pdn_game_type=21,
+    aliases=("checkers", "american", "draughts"),
+    summary="dark moves first, short kings, men capture forwards only, free choice",
+)
+
+POOL = Variant(
+    name="pool",
+    title="American pool checkers (APCA)",
+    width=8,
+    height=8,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="B:W21-32:B1-12",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=DIAGONAL,
+    pdn_game_type=23,
+    aliases=("american-pool", "pool-checkers"),
+    summary="dark moves first, flying kings, men capture backwards, free choice",
+    options=(("men-capture-forward-only", (("man_captures", _FORWARD_DIAGONAL),)),),
+)
+
+ITALIAN = Variant(
+    name="italian",
+    title="Italian draughts (FID)",
+    width=8,
+    height=8,
+    board=BoardKind.MIRRORED,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="W:W21-32:B1-12",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=_FORWARD_DIAGONAL,
+    king_range=Range.SHORT,
+    men_capture_kings=False,
+    choice=(Choice.MOST_PIECES, Choice.WITH_KING, Choice.MOST_KINGS, Choice.EARLIEST_KING),
+    promotion=Promotion.ENDS_MOVE,
+    king_order_matters=True,
+    pdn_game_type=22,
+    aliases=("dama-italiana",),
+    summary="mirrored board, short kings, men cannot take kings, four-step quality rule",
+    options=(("dark-first", (("start_fen", "B:W21-32:B1-12"),)),),
+)
+
+SPANISH = Variant(
+    name="spanish",
+    title="Spanish draughts (damas clásicas)",
+    width=8,
+    height=8,
+    board=BoardKind.MIRRORED,
+    numbering=Numbering.SPANISH,
+    start_fen="W:W1-12:B21-32",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=_FORWARD_DIAGONAL,
+    choice=(Choice.MOST_PIECES, Choice.MOST_KINGS),
+    promotion=Promotion.ENDS_MOVE,
+    pdn_game_type=24,
+    aliases=("damas", "portuguese-classic"),
+    summary="mirrored board, flying kings, men capture forwards, most pieces then most kings",
+)
+
+BUILTIN: tuple[Variant, ...] = (
+    INTERNATIONAL,
+    BRAZILIAN,
+    RUSSIAN,
+    ENGLISH,
+    POOL,
+    ITALIAN,
+    SPANISH,
+)
+
+_REGISTRY: dict[str, Variant] = {}
+for _variant in BUILTIN:
+    for _name in (_variant.name, *_variant.aliases):
+        _REGISTRY[_name] = _variant
+
+
+class UnknownVariantError(ValueError):
+    """The name matches no variant of the registry."""
+
+
+def get_variant(spec: str | Variant) -> Variant:
+    """The variant named ``spec`` (a name, an alias, ``-giveaway`` and ``+option`` parts).
+
+    >>> get_variant("russian-giveaway").giveaway
+    True
+    """
+    if isinstance(spec, Variant):
+        return spec
+    base, *options = spec.strip().lower().split("+")
+    giveaway = base.endswith("-giveaway")
+    if giveaway:
+        base = base.removesuffix("-giveaway")
+    if base not in _REGISTRY:
+        known = ", ".join(v.name for v in BUILTIN)
+        raise UnknownVariantError(f"unknown variant {spec!r} (known: {known})")
+    variant = _REGISTRY[base]
+    for option in options:
+        variant = variant.with_option(option)
+    return variant.as_giveaway() if giveaway else variant
+
+
+def all_variants() -> Iterator[Variant]:
+    """The built-in variants, in the order ``damier variants`` lists them."""
+    yield from BUILTIN
