@@ -12,8 +12,8 @@ variant's criteria, a better value throws away what was kept, a worse one is not
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.layout import (
     CAPS,
     CHOICE_MOST_KINGS,
@@ -67,7 +67,7 @@ class Scratch:
         return (self.caps, self.codes, self.path, self.marked, self.frames)
 
 
-@njit(cache=True, nogil=True)
+@kernel_inline
 def _capture_value(t, piece, ncap, codes):
     """The capture-choice value of a finished capture: higher is preferred."""
     value = 0
@@ -91,7 +91,7 @@ def _capture_value(t, piece, ncap, codes):
     return value
 
 
-@njit(cache=True, nogil=True)
+@kernel_inline
 def _same_capture(t, moves, row, maxc, ncap, caps, codes):
     """Whether ``row`` captures the same pieces as (caps, codes) (and, where the variant
     says so, meets the kings in the same order)."""
@@ -115,7 +115,7 @@ def _same_capture(t, moves, row, maxc, ncap, caps, codes):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel_inline
 def _emit_capture(t, moves, state, dedupe, origin, piece, new_piece, ncap, caps, codes, path):
     value = _capture_value(t, piece, ncap, codes)
     if value < state[_BEST]:
@@ -167,37 +167,35 @@ _F_JUMPED = 11  # 1 once a jump was found from this frame's cell
 FRAME_FIELDS = 12
 
 
-@njit(cache=True, nogil=True)
-def _next_jump(t, sq, player, frame, marked):
-    """Advance ``frame`` to its next possible jump; return False when there is none.
+@kernel_inline
+def _next_jump(t, sq, player, frames, level, marked):
+    """Advance frame ``level`` to its next possible jump; return False when there is none.
 
-    On success the frame holds the victim and the range of landing cells.
+    On success the frame holds the victim and the range of landing cells. (Arrays are
+    indexed in full rather than sliced: a slice costs a reference count in Numba.)
     """
     rules = t.rules
-    cur = frame[_F_CUR]
-    king = frame[_F_KING] == 1
+    rays = t.rays
+    cur = frames[level, _F_CUR]
+    king = frames[level, _F_KING] == 1
     flying = king and rules[R_KING_FLYING] == 1
-    if king:
-        directions = t.king_capture[player, cur]
-        count = t.king_capture_n[player, cur]
-    else:
-        directions = t.man_capture[player, cur]
-        count = t.man_capture_n[player, cur]
-    last = frame[_F_LAST]
-    while frame[_F_K] < count:
-        d = directions[frame[_F_K]]
-        frame[_F_K] += 1
+    count = t.king_capture_n[player, cur] if king else t.man_capture_n[player, cur]
+    last = frames[level, _F_LAST]
+    length = rays.shape[2]
+    k = frames[level, _F_K]
+    while k < count:
+        d = t.king_capture[player, cur, k] if king else t.man_capture[player, cur, k]
+        k += 1
         if last >= 0 and rules[R_NO_REVERSAL] == 1 and d == t.opposite[last]:
             continue
-        ray = t.rays[cur, d]
-        length = ray.shape[0]
         i = 0
+        victim = rays[cur, d, 0]
         if flying:
-            while i < length and ray[i] >= 0 and sq[ray[i]] == 0:
+            while victim >= 0 and sq[victim] == 0:
                 i += 1
-        if i >= length or ray[i] < 0:
+                victim = rays[cur, d, i] if i < length else -1
+        if victim < 0:
             continue
-        victim = ray[i]
         code = sq[victim]
         if code == 0 or (code - 1) >> 1 == player or marked[victim] == 1:
             continue
@@ -205,25 +203,27 @@ def _next_jump(t, sq, player, frame, marked):
         if victim_king and not king and rules[R_MEN_TAKE_KINGS] == 0:
             continue
         first = i + 1
-        if first >= length or ray[first] < 0 or sq[ray[first]] != 0:
+        if first >= length or rays[cur, d, first] < 0 or sq[rays[cur, d, first]] != 0:
             continue
         stop = length
         if not flying or rules[R_LAND_NEXT] == 1 or (
             victim_king and rules[R_STOP_BEHIND_KING] == 1
         ):
             stop = first + 1
-        frame[_F_DIR] = d
-        frame[_F_VICTIM] = victim
-        frame[_F_FIRST] = first
-        frame[_F_STOP] = stop
-        frame[_F_J] = first
-        frame[_F_FINISHED] = 0
-        frame[_F_WENT_ON] = 0
+        frames[level, _F_K] = k
+        frames[level, _F_DIR] = d
+        frames[level, _F_VICTIM] = victim
+        frames[level, _F_FIRST] = first
+        frames[level, _F_STOP] = stop
+        frames[level, _F_J] = first
+        frames[level, _F_FINISHED] = 0
+        frames[level, _F_WENT_ON] = 0
         return True
+    frames[level, _F_K] = k
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel_inline
 def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, dedupe):
     """Emit every finished capture of the piece on ``origin`` (already lifted from ``sq``).
 
@@ -233,36 +233,35 @@ def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, d
     """
     caps, codes, path, marked, frames = scratch_arrays
     rules = t.rules
+    rays = t.rays
+    length = rays.shape[2]
     immediate = rules[R_IMMEDIATE_REMOVAL] == 1
     man_code = 2 * player + 1
     level = 0
-    frame = frames[0]
-    frame[_F_CUR] = origin
-    frame[_F_KING] = 1 if piece == man_code + 1 else 0
-    frame[_F_LAST] = -1
-    frame[_F_K] = 0
-    frame[_F_JUMPED] = 0
+    frames[0, _F_CUR] = origin
+    frames[0, _F_KING] = 1 if piece == man_code + 1 else 0
+    frames[0, _F_LAST] = -1
+    frames[0, _F_K] = 0
+    frames[0, _F_JUMPED] = 0
     seeking = True  # False while trying the landing cells of the current jump
     while True:
-        frame = frames[level]
         if seeking:
-            if not _next_jump(t, sq, player, frame, marked):
+            if not _next_jump(t, sq, player, frames, level, marked):
                 if level == 0:
                     return
                 # Every jump from here tried: the parent's landing cell either let the
                 # capture go on or ends it.
-                jumped = frame[_F_JUMPED]
+                jumped = frames[level, _F_JUMPED]
                 level -= 1
-                parent = frames[level]
                 if jumped == 1:
-                    parent[_F_WENT_ON] = 1
+                    frames[level, _F_WENT_ON] = 1
                 else:
-                    parent[_F_FINISHED] |= 1 << parent[_F_J]
-                parent[_F_J] += 1
+                    frames[level, _F_FINISHED] |= 1 << frames[level, _F_J]
+                frames[level, _F_J] += 1
                 seeking = False
                 continue
-            frame[_F_JUMPED] = 1
-            victim = frame[_F_VICTIM]
+            frames[level, _F_JUMPED] = 1
+            victim = frames[level, _F_VICTIM]
             marked[victim] = 1
             caps[level] = victim
             codes[level] = sq[victim]
@@ -270,49 +269,52 @@ def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, d
                 sq[victim] = 0
             seeking = False
             continue
-        ray = t.rays[frame[_F_CUR], frame[_F_DIR]]
-        j = frame[_F_J]
-        if j < frame[_F_STOP] and ray[j] >= 0 and sq[ray[j]] == 0:
-            land = ray[j]
+        cur = frames[level, _F_CUR]
+        d = frames[level, _F_DIR]
+        j = frames[level, _F_J]
+        land = rays[cur, d, j] if j < frames[level, _F_STOP] else -1
+        if land >= 0 and sq[land] == 0:
             path[level] = land
-            king = frame[_F_KING]
+            king = frames[level, _F_KING]
             if king == 0 and t.crown[player, land] == 1:
                 if rules[R_PROMOTION] == PROMOTE_CONTINUE:
                     king = 1
                 elif rules[R_PROMOTION] == PROMOTE_ENDS_MOVE:
-                    frame[_F_FINISHED] |= 1 << j
-                    frame[_F_J] = j + 1
+                    frames[level, _F_FINISHED] |= 1 << j
+                    frames[level, _F_J] = j + 1
                     continue
-            child = frames[level + 1]
-            child[_F_CUR] = land
-            child[_F_KING] = king
-            child[_F_LAST] = frame[_F_DIR]
-            child[_F_K] = 0
-            child[_F_JUMPED] = 0
             level += 1
+            frames[level, _F_CUR] = land
+            frames[level, _F_KING] = king
+            frames[level, _F_LAST] = d
+            frames[level, _F_K] = 0
+            frames[level, _F_JUMPED] = 0
             seeking = True
             continue
         # All landing cells of this jump tried.
-        if frame[_F_WENT_ON] == 0:
-            finished = frame[_F_FINISHED]
-            for j in range(frame[_F_FIRST], frame[_F_STOP]):
+        if frames[level, _F_WENT_ON] == 0:
+            finished = frames[level, _F_FINISHED]
+            for j in range(frames[level, _F_FIRST], frames[level, _F_STOP]):
                 if finished & (1 << j):
-                    land = ray[j]
+                    land = rays[cur, d, j]
                     path[level] = land
-                    crowned = frame[_F_KING] == 1 or t.crown[player, land] == 1
+                    crowned = frames[level, _F_KING] == 1 or t.crown[player, land] == 1
                     new_piece = man_code + 1 if crowned else man_code
                     _emit_capture(t, moves, state, dedupe, origin, piece, new_piece,
                                   level + 1, caps, codes, path)
-        victim = frame[_F_VICTIM]
+        victim = frames[level, _F_VICTIM]
         if immediate:
             sq[victim] = codes[level]
         marked[victim] = 0
         seeking = True
 
 
-@njit(cache=True, nogil=True)
-def _add_quiet(t, moves, state, origin, to, piece, player):
+@kernel_inline
+def _add_quiet(t, moves, state, origin, to, piece, player, write):
     count = state[_COUNT]
+    if not write:
+        state[_COUNT] = count + 1
+        return
     if count >= moves.shape[0]:
         state[_OVERFLOW] = 1
         return
@@ -327,46 +329,50 @@ def _add_quiet(t, moves, state, origin, to, piece, player):
     state[_COUNT] = count + 1
 
 
-@njit(cache=True, nogil=True)
-def _quiet_moves(t, sq, player, moves, state):
+@kernel_inline
+def _quiet_moves(t, sq, player, moves, state, write):
     rules = t.rules
+    rays = t.rays
+    length = rays.shape[2]
     man_code = 2 * player + 1
     for cell in range(sq.shape[0]):
         code = sq[cell]
-        if code != man_code and code != man_code + 1:
-            continue
         if code == man_code + 1:
             flying = rules[R_KING_FLYING] == 1
             for k in range(t.king_step_n[player, cell]):
-                ray = t.rays[cell, t.king_step[player, cell, k]]
-                for i in range(ray.shape[0]):
-                    if ray[i] < 0 or sq[ray[i]] != 0:
+                d = t.king_step[player, cell, k]
+                for i in range(length):
+                    to = rays[cell, d, i]
+                    if to < 0 or sq[to] != 0:
                         break
-                    _add_quiet(t, moves, state, cell, ray[i], code, player)
+                    _add_quiet(t, moves, state, cell, to, code, player, write)
                     if not flying:
                         break
-        else:
+        elif code == man_code:
             for k in range(t.man_step_n[player, cell]):
-                ray = t.rays[cell, t.man_step[player, cell, k]]
-                if ray[0] < 0:
+                d = t.man_step[player, cell, k]
+                to = rays[cell, d, 0]
+                if to < 0:
                     continue
-                if sq[ray[0]] == 0:
-                    _add_quiet(t, moves, state, cell, ray[0], code, player)
+                if sq[to] == 0:
+                    _add_quiet(t, moves, state, cell, to, code, player, write)
                 elif rules[R_LINE_MOVES] == 1:
                     # Dameo: a line of own men advances one square; the same position as
                     # the rear man stepping over the line to the first empty square ahead.
                     i = 0
-                    while i < ray.shape[0] and ray[i] >= 0 and sq[ray[i]] == man_code:
+                    while to >= 0 and sq[to] == man_code:
                         i += 1
-                    if i < ray.shape[0] and ray[i] >= 0 and sq[ray[i]] == 0:
-                        _add_quiet(t, moves, state, cell, ray[i], code, player)
+                        to = rays[cell, d, i] if i < length else -1
+                    if to >= 0 and sq[to] == 0:
+                        _add_quiet(t, moves, state, cell, to, code, player, write)
 
 
-@njit(cache=True, nogil=True)
-def generate(t, sq, player, moves, state, scratch_arrays, dedupe):
+@kernel
+def generate(t, sq, player, moves, state, scratch_arrays, dedupe, write):
     """Write the legal moves of ``player`` into ``moves``; return their number, or -1 when
     ``moves`` is too small. ``dedupe`` merges captures of the same pieces between the same
-    squares (RULES.md decision 5)."""
+    squares (RULES.md decision 5). Without ``write`` quiet moves are only counted (perft's
+    last ply); captures are always written, since the choice rule compares them."""
     state[_COUNT] = 0
     state[_BEST] = -1
     state[_OVERFLOW] = 0
@@ -379,13 +385,13 @@ def generate(t, sq, player, moves, state, scratch_arrays, dedupe):
         _captures_from(t, sq, player, cell, code, scratch_arrays, moves, state, dedupe)
         sq[cell] = code
     if state[_COUNT] == 0:
-        _quiet_moves(t, sq, player, moves, state)
+        _quiet_moves(t, sq, player, moves, state, write)
     if state[_OVERFLOW] == 1:
         return -1
     return state[_COUNT]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def make_move(t, sq, moves, i):
     """Play move row ``i`` on ``sq``."""
     sq[moves[i, FROM]] = 0
@@ -394,7 +400,7 @@ def make_move(t, sq, moves, i):
     sq[moves[i, TO]] = moves[i, NEW_PIECE]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def unmake_move(t, sq, moves, i):
     """Take back move row ``i`` (played by :func:`make_move`)."""
     maxc = t.rules[R_MAXC]
@@ -404,7 +410,7 @@ def unmake_move(t, sq, moves, i):
     sq[moves[i, FROM]] = moves[i, PIECE]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def position_hash(t, sq, player):
     """Zobrist hash of the pieces and the player to move."""
     h = t.zobrist_turn[player]

@@ -3,29 +3,31 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.layout import R_PLAYERS
 from damier.kernel.movegen import generate, make_move, unmake_move
 
 
-@njit(cache=True, nogil=True)
-def perft(t, sq, player, depth, buffers, state, scratch_arrays, dedupe):
+@kernel
+def perft(t, sq, player, depth, buffers, stack, state, scratch_arrays, dedupe):
     """Leaves at exactly ``depth`` plies below the position (-1 if a move buffer overflowed).
 
     An explicit stack (Numba cannot cache recursive functions): ``buffers[d]`` holds the
-    moves of the node ``d`` plies above the leaves, ``index[d]`` the one being played. The
+    moves of the node ``d`` plies above the leaves, ``stack`` (3 x depth+1 integers, see
+    :func:`perft_stack`) their number, the one being played and the player to move. The
     last ply is counted without being played (bulk counting).
     """
     if depth == 0:
         return 1
     players = t.rules[R_PLAYERS]
-    count = np.zeros(depth + 1, dtype=np.int64)
-    index = np.zeros(depth + 1, dtype=np.int64)
-    to_move = np.zeros(depth + 1, dtype=np.int64)
+    count = stack[0]
+    index = stack[1]
+    to_move = stack[2]
+    index[:] = 0
     d = depth
     to_move[d] = player
-    count[d] = generate(t, sq, player, buffers[d], state, scratch_arrays, dedupe)
+    count[d] = generate(t, sq, player, buffers[d], state, scratch_arrays, dedupe, depth > 1)
     if count[d] < 0 or depth == 1:
         return count[d]
     total = 0
@@ -34,7 +36,8 @@ def perft(t, sq, player, depth, buffers, state, scratch_arrays, dedupe):
             make_move(t, sq, buffers[d], index[d])
             child = d - 1
             to_move[child] = (to_move[d] + 1) % players
-            n = generate(t, sq, to_move[child], buffers[child], state, scratch_arrays, dedupe)
+            n = generate(t, sq, to_move[child], buffers[child], state, scratch_arrays, dedupe,
+                         child > 1)
             if n < 0:
                 return -1
             if child == 1:
@@ -51,6 +54,11 @@ def perft(t, sq, player, depth, buffers, state, scratch_arrays, dedupe):
             d += 1
             unmake_move(t, sq, buffers[d], index[d])
             index[d] += 1
+
+
+def perft_stack(depth: int) -> np.ndarray:
+    """The integer stack :func:`perft` works on."""
+    return np.zeros((3, depth + 1), dtype=np.int64)
 
 
 def move_buffers(depth: int, capacity: int, width: int) -> np.ndarray:
