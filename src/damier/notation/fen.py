@@ -10,15 +10,12 @@ import re
 import numpy as np
 import numpy.typing as npt
 
+from damier.errors import FenError
 from damier.geometry import SquareGeometry, geometry_of
 from damier.rules.description import Variant
 
 PLAYER_LETTERS = "WB"
 """FEN letter of each player: 0 = White, 1 = Black."""
-
-
-class FenError(ValueError):
-    """A FEN that cannot describe a position of the variant."""
 
 
 def _man(player: int) -> int:

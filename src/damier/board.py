@@ -1,0 +1,347 @@
+"""The public position API: :class:`Board` and :class:`Move`, over the kernel's arrays.
+
+>>> board = Board("international")
+>>> len(board.legal_moves)
+9
+>>> board.push("32-28")
+Move('32-28')
+>>> board.fen
+'B:W28,31,33-50:B1-20'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import overload
+
+import numpy as np
+import numpy.typing as npt
+
+from damier.errors import AmbiguousMoveError, IllegalMoveError
+from damier.geometry import Cell, SquareGeometry, geometry_of
+from damier.kernel import layout as L
+from damier.kernel.movegen import Scratch, generate, make_move, position_hash, unmake_move
+from damier.kernel.perft import move_buffers, perft, perft_stack
+from damier.kernel.tables import Tables, compile_tables
+from damier.notation.fen import parse_fen, write_fen
+from damier.notation.moves import square_name, split_move, write_move
+from damier.rules import Variant, get_variant
+
+WHITE = 0
+"""Player 0: moves up the board, named W in FEN."""
+BLACK = 1
+"""Player 1: moves down the board, named B in FEN."""
+PLAYER_NAMES = ("white", "black")
+
+Square = int | str
+"""A square as users name it: a number on numbered boards, ``"d4"`` on algebraic ones."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One legal move: where the piece goes, what it takes, and how it is written.
+
+    Two moves are equal when they take the same path and capture the same pieces.
+    """
+
+    path: tuple[Square, ...]
+    """Origin, every landing square of a capture, destination."""
+    captured: tuple[Square, ...] = ()
+    """Captured squares, in the order they were jumped."""
+    crowns: bool = False
+    """Whether the moving man becomes a king."""
+    notation: str = field(default="", compare=False)
+    """The shortest PDN text that names this move and no other legal one."""
+
+    @property
+    def from_square(self) -> Square:
+        """The square the piece leaves."""
+        return self.path[0]
+
+    @property
+    def to_square(self) -> Square:
+        """The square the piece ends on."""
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        """Whether the move captures."""
+        return bool(self.captured)
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"Move({self.notation!r})"
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of a position, in generation order (a read-only sequence)."""
+
+    def __init__(self, moves: list[Move]) -> None:
+        self._moves = moves
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Move]: ...
+    def __getitem__(self, index: int | slice) -> Move | Sequence[Move]:
+        return self._moves[index]
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._moves)
+
+    def __contains__(self, move: object) -> bool:
+        return move in self._moves
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({', '.join(m.notation for m in self._moves)})>"
+
+
+def _check_perft(depth: int, duplicates: str) -> None:
+    if duplicates not in ("drop", "keep"):
+        raise ValueError("duplicates must be 'drop' or 'keep'")
+    if depth < 0:
+        raise ValueError("depth must be at least 0")
+
+
+class Board:
+    """A position of any variant, with the moves that led to it.
+
+    ``Board(variant, fen=None)``: ``variant`` is a name (``"russian"``,
+    ``"italian+dark-first"``, ``"spanish-giveaway"``) or a :class:`~damier.rules.Variant`;
+    ``fen`` defaults to the variant's start position.
+    """
+
+    def __init__(self, variant: str | Variant = "international", fen: str | None = None) -> None:
+        self.variant: Variant = get_variant(variant)
+        """The rules this board plays by."""
+        self.geometry: SquareGeometry = geometry_of(self.variant)
+        """Cells, names and lines of the board."""
+        self._tables: Tables = compile_tables(self.variant)
+        self._maxc = int(self._tables.rules[L.R_MAXC])
+        self._scratch = Scratch(self.geometry.cell_count, self._maxc)
+        self._capacity = 128
+        self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
+        self._cache: tuple[npt.NDArray[np.int32], list[Move]] | None = None
+        self._cells, self._turn = parse_fen(self.variant, fen or self.variant.start_fen)
+
+    # -- position ---------------------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        """The player to move: ``WHITE`` (0) or ``BLACK`` (1)."""
+        return self._turn
+
+    @property
+    def fen(self) -> str:
+        """The position in PDN FEN, e.g. ``W:W31-50:B1-20``."""
+        return write_fen(self.variant, self._cells, self._turn)
+
+    def set_fen(self, fen: str) -> None:
+        """Set up the position described by ``fen`` and forget the move history."""
+        self._cells, self._turn = parse_fen(self.variant, fen)
+        self._history.clear()
+        self._cache = None
+
+    @property
+    def cells(self) -> npt.NDArray[np.int8]:
+        """A copy of the kernel's cell array (piece codes, see :mod:`damier.kernel.layout`)."""
+        return self._cells.copy()
+
+    def piece_at(self, square: Square) -> tuple[int, bool] | None:
+        """``(player, is_king)`` of the piece on ``square``, or None if it is empty."""
+        code = int(self._cells[self.geometry.parse_square(str(square))])
+        return None if code == 0 else ((code - 1) // 2, code % 2 == 0)
+
+    def zobrist_hash(self) -> int:
+        """A 64-bit hash of the pieces and the player to move."""
+        return int(position_hash(self._tables, self._cells, self._turn))
+
+    def copy(self) -> Board:
+        """An independent board with the same position and history."""
+        other = Board.__new__(Board)
+        other.__dict__.update(self.__dict__)
+        other._cells = self._cells.copy()
+        other._history = list(self._history)
+        other._scratch = Scratch(self.geometry.cell_count, self._maxc)
+        return other
+
+    # -- moves ------------------------------------------------------------------------
+
+    def _generate(self) -> tuple[npt.NDArray[np.int32], list[Move]]:
+        if self._cache is None:
+            rows = self._rows(dedupe=True)
+            self._cache = (rows, self._describe(rows))
+        return self._cache
+
+    def _rows(self, dedupe: bool) -> npt.NDArray[np.int32]:
+        """The kernel's move rows for the position (growing the buffer as needed)."""
+        width = L.row_width(self._maxc)
+        while True:
+            rows = np.zeros((self._capacity, width), dtype=np.int32)
+            s = self._scratch
+            count = generate(
+                self._tables, self._cells, self._turn, rows, s.state, s.arrays, dedupe, True
+            )
+            if count >= 0:
+                return rows[:count].copy()
+            self._capacity *= 4
+
+    def _path(self, row: npt.NDArray[np.int32]) -> tuple[Cell, ...]:
+        start = L.CAPS + 2 * self._maxc
+        return (int(row[L.FROM]), *(int(c) for c in row[start : start + row[L.NPATH]]))
+
+    def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
+        """Moves as users see them; the short notation unless it would fit two moves."""
+        geometry = self.geometry
+        ends: dict[tuple[int, int], int] = {}
+        for row in rows:
+            key = (int(row[L.FROM]), int(row[L.TO]))
+            ends[key] = ends.get(key, 0) + 1
+        moves = []
+        for row in rows:
+            path = self._path(row)
+            ncap = int(row[L.NCAP])
+            captured = tuple(int(c) for c in row[L.CAPS : L.CAPS + ncap])
+            ambiguous = ends[(path[0], path[-1])] > 1
+            shown = path if ambiguous else (path[0], path[-1])
+            moves.append(
+                Move(
+                    path=tuple(square_name(geometry, c) for c in path),
+                    captured=tuple(square_name(geometry, c) for c in captured),
+                    crowns=bool(row[L.NEW_PIECE] != row[L.PIECE]),
+                    notation=write_move(geometry, shown, ncap > 0),
+                )
+            )
+        return moves
+
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """The legal moves; a capture is compulsory and the variant's choice rule applied."""
+        return LegalMoves(self._generate()[1])
+
+    def parse_move(self, text: str) -> Move:
+        """The legal move ``text`` names: ``"32-28"``, ``"28x19"`` or a full path.
+
+        Raises :class:`IllegalMoveError` (or :class:`AmbiguousMoveError`) listing the
+        candidates when ``text`` names no legal move, or more than one.
+        """
+        try:
+            cells, _ = split_move(self.geometry, text)
+        except ValueError as error:
+            raise IllegalMoveError(str(error)) from None
+        _, moves = self._generate()
+        named = tuple(square_name(self.geometry, c) for c in cells)
+        matches = [m for m in moves if m.path == named]
+        if not matches and len(named) == 2:
+            matches = [m for m in moves if (m.from_square, m.to_square) == named]
+        if len(matches) == 1:
+            return matches[0]
+        if matches:
+            options = ", ".join(m.notation for m in matches)
+            raise AmbiguousMoveError(f"{text!r} fits several moves: {options}")
+        legal = ", ".join(m.notation for m in moves) or "none"
+        raise IllegalMoveError(f"{text!r} is not legal here; legal moves: {legal}")
+
+    def push(self, move: Move | str) -> Move:
+        """Play ``move`` (a :class:`Move` or its notation) and return it."""
+        rows, moves = self._generate()
+        chosen = self.parse_move(move) if isinstance(move, str) else move
+        try:
+            index = moves.index(chosen)
+        except ValueError:
+            raise IllegalMoveError(f"{chosen!r} is not legal in {self.fen}") from None
+        row = rows[index : index + 1].copy()
+        make_move(self._tables, self._cells, row, 0)
+        self._history.append((row, moves[index]))
+        self._turn = (self._turn + 1) % int(self._tables.rules[L.R_PLAYERS])
+        self._cache = None
+        return moves[index]
+
+    def pop(self) -> Move:
+        """Take back the last move and return it."""
+        if not self._history:
+            raise IndexError("pop from a board with no moves played")
+        row, move = self._history.pop()
+        unmake_move(self._tables, self._cells, row, 0)
+        players = int(self._tables.rules[L.R_PLAYERS])
+        self._turn = (self._turn - 1) % players
+        self._cache = None
+        return move
+
+    @property
+    def move_stack(self) -> list[Move]:
+        """The moves played on this board, oldest first."""
+        return [move for _, move in self._history]
+
+    # -- end of game ------------------------------------------------------------------
+
+    def is_game_over(self) -> bool:
+        """Whether the player to move has no legal move (draw rules belong to the game)."""
+        return len(self._generate()[1]) == 0
+
+    def winner(self) -> int | None:
+        """The winner when the player to move has no legal move, else None.
+
+        Having no move loses, except in giveaway variants where it wins.
+        """
+        if not self.is_game_over():
+            return None
+        if self.variant.giveaway:
+            return self._turn
+        return (self._turn + 1) % int(self._tables.rules[L.R_PLAYERS])
+
+    # -- counting ---------------------------------------------------------------------
+
+    def perft(self, depth: int, duplicates: str = "drop") -> int:
+        """Leaves of the legal-move tree ``depth`` plies deep.
+
+        ``duplicates="drop"`` counts captures of the same pieces between the same squares
+        once (RULES.md decision 5); ``"keep"`` counts every path.
+        """
+        _check_perft(depth, duplicates)
+        width = L.row_width(self._maxc)
+        capacity = self._capacity
+        while True:
+            buffers = move_buffers(depth, capacity, width)
+            s = self._scratch
+            count = perft(self._tables, self._cells, self._turn, depth, buffers,
+                          perft_stack(depth), s.state, s.arrays, duplicates == "drop")
+            if count >= 0:
+                return int(count)
+            capacity *= 4
+
+    def perft_divide(self, depth: int, duplicates: str = "drop") -> list[tuple[Move, int]]:
+        """Each legal move with the leaves below it, ``depth`` plies deep in all."""
+        _check_perft(depth, duplicates)
+        if depth == 0:
+            return []
+        rows = self._rows(dedupe=duplicates == "drop")
+        result = []
+        players = int(self._tables.rules[L.R_PLAYERS])
+        for index, move in enumerate(self._describe(rows)):
+            make_move(self._tables, self._cells, rows, index)
+            self._turn = (self._turn + 1) % players
+            self._cache = None
+            try:
+                result.append((move, self.perft(depth - 1, duplicates)))
+            finally:
+                unmake_move(self._tables, self._cells, rows, index)
+                self._turn = (self._turn - 1) % players
+                self._cache = None
+        return result
+
+    # -- display ----------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        from damier.render.text import render_board
+
+        return render_board(self)
+
+    def __repr__(self) -> str:
+        return f"Board({self.variant.name!r}, fen={self.fen!r})\n{self}"

@@ -1,0 +1,130 @@
+"""The ``damier`` command line. Its output formats are stable: other tools read them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+
+from damier.board import Board
+from damier.errors import FenError
+from damier.rules import Variant, all_variants
+from damier.rules.variants import UnknownVariantError
+
+
+def _board(args: argparse.Namespace) -> Board:
+    return Board(args.variant, fen=args.fen)
+
+
+def _perft(args: argparse.Namespace) -> int:
+    board = _board(args)
+    started = time.perf_counter()
+    for depth in range(1, args.depth + 1):
+        began = time.perf_counter()
+        if args.divide and depth == args.depth:
+            rows = board.perft_divide(depth, args.duplicates)
+            for move, count in rows:
+                print(f"{move.notation} {count}")
+            nodes = sum(count for _, count in rows)
+        else:
+            nodes = board.perft(depth, args.duplicates)
+        elapsed = time.perf_counter() - began
+        print(f"depth {depth} nodes {nodes}", flush=True)
+        rate = nodes / elapsed if elapsed > 0 else float("inf")
+        print(f"depth {depth}: {elapsed:.3f} s, {rate:,.0f} nodes/s", file=sys.stderr)
+    print(f"total {time.perf_counter() - started:.3f} s", file=sys.stderr)
+    return 0
+
+
+def _moves(args: argparse.Namespace) -> int:
+    board = _board(args)
+    moves = board.legal_moves
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {"notation": m.notation, "path": list(m.path), "captured": list(m.captured)}
+                    for m in moves
+                ]
+            )
+        )
+    else:
+        for move in moves:
+            print(move.notation)
+    return 0
+
+
+def _show(args: argparse.Namespace) -> int:
+    board = _board(args)
+    print(board)
+    print(f"    {board.fen}")
+    return 0
+
+
+def _describe(variant: Variant) -> tuple[str, ...]:
+    board = f"{variant.width}x{variant.height} {variant.board.value}"
+    first = "black" if variant.first_player else "white"
+    kings = variant.king_range.value
+    choice = ", ".join(c.value for c in variant.choice) or "free"
+    return (variant.name, board, first, kings, choice, variant.promotion.value, variant.summary)
+
+
+def _variants(args: argparse.Namespace) -> int:
+    header = ("variant", "board", "first", "kings", "capture choice", "crowning", "")
+    rows = [header, *(_describe(v) for v in all_variants())]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[-1]]).rstrip())
+    print("\nEvery variant also has a giveaway form: add -giveaway to its name.")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``damier`` command."""
+    parser = argparse.ArgumentParser(prog="damier", description="Draughts in every variant.")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def position(sub: argparse.ArgumentParser) -> None:
+        sub.add_argument("--variant", default="international", help="variant name")
+        sub.add_argument("--fen", default=None, help="position (default: the start)")
+
+    perft = commands.add_parser("perft", help="count the legal-move tree")
+    position(perft)
+    perft.add_argument("--depth", type=int, required=True)
+    perft.add_argument("--duplicates", choices=("drop", "keep"), default="drop")
+    perft.add_argument("--divide", action="store_true", help="leaves per root move")
+    perft.set_defaults(run=_perft)
+
+    moves = commands.add_parser("moves", help="list the legal moves")
+    position(moves)
+    moves.add_argument("--json", action="store_true")
+    moves.set_defaults(run=_moves)
+
+    show = commands.add_parser("show", help="draw the board")
+    position(show)
+    show.set_defaults(run=_show)
+
+    variants = commands.add_parser("variants", help="the variants and their main rules")
+    variants.set_defaults(run=_variants)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except (FenError, UnknownVariantError, ValueError) as error:
+        print(f"damier: error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Drawing boards: text for terminals (SVG for the platform comes with it)."""
