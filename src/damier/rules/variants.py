@@ -9,13 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from damier.rules.description import (
+    ALL_DIRECTIONS,
     DIAGONAL,
+    ORTHOGONAL,
     BoardKind,
     Choice,
     Direction,
     Numbering,
     Promotion,
     Range,
+    Removal,
     Variant,
 )
 
@@ -139,6 +142,71 @@ SPANISH = Variant(
     summary="mirrored board, flying kings, men capture forwards, most pieces then most kings",
 )
 
+
+def _ranks(files: str, *ranks: int) -> str:
+    return ",".join(f"{file}{rank}" for rank in ranks for file in files)
+
+
+_FORWARD_STEPS = frozenset({Direction.FORWARD, Direction.FORWARD_DIAGONAL})
+
+TURKISH = Variant(
+    name="turkish",
+    title="Turkish draughts (dama)",
+    width=8,
+    height=8,
+    board=BoardKind.ALL,
+    numbering=Numbering.ALGEBRAIC,
+    start_fen=f"W:W{_ranks('abcdefgh', 2, 3)}:B{_ranks('abcdefgh', 6, 7)}",
+    man_moves=frozenset({Direction.FORWARD, Direction.SIDEWAYS}),
+    man_captures=frozenset({Direction.FORWARD, Direction.SIDEWAYS}),
+    king_moves=ORTHOGONAL,
+    king_captures=ORTHOGONAL,
+    choice=(Choice.MOST_PIECES,),
+    promotion=Promotion.CONTINUE_AS_KING,
+    removal=Removal.IMMEDIATE,
+    no_reversal=True,
+    pdn_game_type=30,
+    aliases=("dama",),
+    summary="all 64 squares, orthogonal moves, flying rook kings, captured pieces leave at once",
+    options=(("promotion-ends-move", (("promotion", Promotion.ENDS_MOVE),)),),
+)
+
+CRODA = Variant(
+    name="croda",
+    title="Croda (Dedić, 1995)",
+    width=8,
+    height=8,
+    board=BoardKind.ALL,
+    numbering=Numbering.ALGEBRAIC,
+    start_fen=f"W:W{_ranks('abcdefgh', 1, 2, 3)}:B{_ranks('abcdefgh', 6, 7, 8)}",
+    man_moves=_FORWARD_STEPS,
+    man_captures=ORTHOGONAL,
+    king_moves=ORTHOGONAL,
+    king_captures=ORTHOGONAL,
+    choice=(Choice.MOST_PIECES,),
+    summary="all 64 squares, 24 men, men step forward or diagonally forward, capture orthogonally",
+)
+
+DAMEO = Variant(
+    name="dameo",
+    title="Dameo (Freeling, 2000)",
+    width=8,
+    height=8,
+    board=BoardKind.ALL,
+    numbering=Numbering.ALGEBRAIC,
+    start_fen=(
+        f"W:W{_ranks('abcdefgh', 1)},{_ranks('bcdefg', 2)},{_ranks('cdef', 3)}"
+        f":B{_ranks('abcdefgh', 8)},{_ranks('bcdefg', 7)},{_ranks('cdef', 6)}"
+    ),
+    man_moves=_FORWARD_STEPS,
+    man_captures=ORTHOGONAL,
+    king_moves=ALL_DIRECTIONS,
+    king_captures=ORTHOGONAL,
+    choice=(Choice.MOST_PIECES,),
+    line_moves=True,
+    summary="all 64 squares, line moves of men, queen-moving kings that capture orthogonally",
+)
+
 BUILTIN: tuple[Variant, ...] = (
     INTERNATIONAL,
     BRAZILIAN,
@@ -147,6 +215,9 @@ BUILTIN: tuple[Variant, ...] = (
     POOL,
     ITALIAN,
     SPANISH,
+    TURKISH,
+    CRODA,
+    DAMEO,
 )
 
 _REGISTRY: dict[str, Variant] = {}
