@@ -25,7 +25,7 @@ from damier.kernel.movegen import Scratch, generate, make_move, position_hash, u
 from damier.kernel.perft import move_buffers, perft, perft_stack
 from damier.kernel.tables import Tables, compile_tables
 from damier.notation.fen import parse_fen, write_fen
-from damier.notation.moves import square_name, split_move, write_move
+from damier.notation.moves import split_move, square_name, write_move
 from damier.rules import Variant, get_variant
 
 WHITE = 0
@@ -310,8 +310,17 @@ class Board:
         while True:
             buffers = move_buffers(depth, capacity, width)
             s = self._scratch
-            count = perft(self._tables, self._cells, self._turn, depth, buffers,
-                          perft_stack(depth), s.state, s.arrays, duplicates == "drop")
+            count = perft(
+                self._tables,
+                self._cells,
+                self._turn,
+                depth,
+                buffers,
+                perft_stack(depth),
+                s.state,
+                s.arrays,
+                duplicates == "drop",
+            )
             if count >= 0:
                 return int(count)
             capacity *= 4

@@ -19,6 +19,8 @@ def _board(args: argparse.Namespace) -> Board:
 
 
 def _perft(args: argparse.Namespace) -> int:
+    if args.depth < 1:
+        raise ValueError(f"--depth must be at least 1, not {args.depth}")
     board = _board(args)
     started = time.perf_counter()
     for depth in range(1, args.depth + 1):

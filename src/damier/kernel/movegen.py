@@ -206,8 +206,10 @@ def _next_jump(t, sq, player, frames, level, marked):
         if first >= length or rays[cur, d, first] < 0 or sq[rays[cur, d, first]] != 0:
             continue
         stop = length
-        if not flying or rules[R_LAND_NEXT] == 1 or (
-            victim_king and rules[R_STOP_BEHIND_KING] == 1
+        if (
+            not flying
+            or rules[R_LAND_NEXT] == 1
+            or (victim_king and rules[R_STOP_BEHIND_KING] == 1)
         ):
             stop = first + 1
         frames[level, _F_K] = k
@@ -234,7 +236,6 @@ def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, d
     caps, codes, path, marked, frames = scratch_arrays
     rules = t.rules
     rays = t.rays
-    length = rays.shape[2]
     immediate = rules[R_IMMEDIATE_REMOVAL] == 1
     man_code = 2 * player + 1
     level = 0
@@ -300,8 +301,19 @@ def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, d
                     path[level] = land
                     crowned = frames[level, _F_KING] == 1 or t.crown[player, land] == 1
                     new_piece = man_code + 1 if crowned else man_code
-                    _emit_capture(t, moves, state, dedupe, origin, piece, new_piece,
-                                  level + 1, caps, codes, path)
+                    _emit_capture(
+                        t,
+                        moves,
+                        state,
+                        dedupe,
+                        origin,
+                        piece,
+                        new_piece,
+                        level + 1,
+                        caps,
+                        codes,
+                        path,
+                    )
         victim = frames[level, _F_VICTIM]
         if immediate:
             sq[victim] = codes[level]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from damier.kernel.jit import kernel, kernel_inline
+from damier.kernel.jit import kernel
 from damier.kernel.layout import R_PLAYERS
 from damier.kernel.movegen import generate, make_move, unmake_move
 
@@ -36,8 +36,9 @@ def perft(t, sq, player, depth, buffers, stack, state, scratch_arrays, dedupe):
             make_move(t, sq, buffers[d], index[d])
             child = d - 1
             to_move[child] = (to_move[d] + 1) % players
-            n = generate(t, sq, to_move[child], buffers[child], state, scratch_arrays, dedupe,
-                         child > 1)
+            n = generate(
+                t, sq, to_move[child], buffers[child], state, scratch_arrays, dedupe, child > 1
+            )
             if n < 0:
                 return -1
             if child == 1:

@@ -10,7 +10,15 @@ import numpy.typing as npt
 
 from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel import layout as L
-from damier.rules.description import Choice, Direction, Promotion, Range, Removal, Variant
+from damier.rules.description import (
+    Choice,
+    Direction,
+    Landing,
+    Promotion,
+    Range,
+    Removal,
+    Variant,
+)
 
 _CHOICE_IDS = {
     Choice.MOST_PIECES: L.CHOICE_MOST_PIECES,
@@ -35,7 +43,8 @@ class Tables(NamedTuple):
     """
 
     rays: npt.NDArray[np.int16]
-    """``rays[cell, d, i]``: i-th cell walking from ``cell`` in direction ``d``; -1 past the edge."""
+    """``rays[cell, d, i]``: the i-th cell walking from ``cell`` in direction ``d``; -1 past
+    the edge."""
     opposite: Int8Array
     """``opposite[d]``: the direction walking back along the same line."""
     man_step: Int8Array
@@ -108,7 +117,7 @@ def compile_tables(variant: Variant) -> Tables:
     rules[L.R_PLAYERS] = players
     rules[L.R_MAXC] = _max_captures(geometry)
     rules[L.R_KING_FLYING] = variant.king_range is Range.FLYING
-    rules[L.R_LAND_NEXT] = variant.king_landing.value == "next"
+    rules[L.R_LAND_NEXT] = variant.king_landing is Landing.NEXT
     rules[L.R_STOP_BEHIND_KING] = variant.king_stops_behind_king
     rules[L.R_MEN_TAKE_KINGS] = variant.men_capture_kings
     rules[L.R_PROMOTION] = _PROMOTION_IDS[variant.promotion]
@@ -117,9 +126,7 @@ def compile_tables(variant: Variant) -> Tables:
     rules[L.R_LINE_MOVES] = variant.line_moves
     rules[L.R_KING_ORDER] = variant.king_order_matters
     choice = np.array([_CHOICE_IDS[c] for c in variant.choice], dtype=np.int64)
-    opposite = np.array(
-        [geometry.opposite(d) for d in range(len(geometry.steps))], dtype=np.int8
-    )
+    opposite = np.array([geometry.opposite(d) for d in range(len(geometry.steps))], dtype=np.int8)
     return Tables(
         rays=geometry.rays,
         opposite=opposite,

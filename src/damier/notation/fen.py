@@ -147,9 +147,7 @@ def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
         man = _man(player)
         if geometry.numeric:
             men = sorted(int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man)
-            kings = sorted(
-                int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man + 1
-            )
+            kings = sorted(int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man + 1)
             tokens = [f"K{k}" for k in kings] + _runs(men)
         else:
             tokens = [

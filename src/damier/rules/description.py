@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Direction(str, Enum):
+class Direction(StrEnum):
     """A direction relative to the player who moves (his *forward* is towards the opponent)."""
 
     FORWARD = "forward"
@@ -33,7 +33,7 @@ ORTHOGONAL = frozenset({Direction.FORWARD, Direction.SIDEWAYS, Direction.BACKWAR
 ALL_DIRECTIONS = DIAGONAL | ORTHOGONAL
 
 
-class BoardKind(str, Enum):
+class BoardKind(StrEnum):
     """Which squares of a rectangular board are played on."""
 
     DARK = "dark"
@@ -44,7 +44,7 @@ class BoardKind(str, Enum):
     """All squares (Turkish, Croda, Dameo)."""
 
 
-class Numbering(str, Enum):
+class Numbering(StrEnum):
     """How squares are named in FEN, PDN and moves."""
 
     ROW_BY_ROW = "row-by-row"
@@ -55,7 +55,7 @@ class Numbering(str, Enum):
     """a1..h8, a1 being White's near-left corner."""
 
 
-class Promotion(str, Enum):
+class Promotion(StrEnum):
     """What happens when a man reaches its crowning row *during* a capture."""
 
     AT_END = "at-end"
@@ -66,7 +66,7 @@ class Promotion(str, Enum):
     """It is crowned and the move ends there, even if it could capture on (English, Italian)."""
 
 
-class Removal(str, Enum):
+class Removal(StrEnum):
     """When the pieces captured in a multiple capture leave the board."""
 
     AT_END = "at-end"
@@ -75,7 +75,7 @@ class Removal(str, Enum):
     """As soon as each is jumped, so its square may be crossed again (Turkish)."""
 
 
-class Choice(str, Enum):
+class Choice(StrEnum):
     """One criterion of the capture-choice rule; a variant lists them in order of priority."""
 
     MOST_PIECES = "most-pieces"
@@ -88,7 +88,7 @@ class Choice(str, Enum):
     """Capture the sequence in which a king is met first."""
 
 
-class Range(str, Enum):
+class Range(StrEnum):
     """How far a piece reaches along a line."""
 
     SHORT = "short"
@@ -97,7 +97,7 @@ class Range(str, Enum):
     """Any distance over empty squares."""
 
 
-class Landing(str, Enum):
+class Landing(StrEnum):
     """Where a flying king may land after jumping a piece."""
 
     ANY = "any"

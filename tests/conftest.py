@@ -1,0 +1,28 @@
+"""Shared test helpers: the published perft numbers and the variant names."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+PERFT_JSON = SHARED / "reference" / "perft.json"
+
+
+def perft_reference() -> list[dict[str, Any]]:
+    """The entries of ``shared/reference/perft.json`` (empty if the file is missing)."""
+    if not PERFT_JSON.exists():
+        return []
+    entries: list[dict[str, Any]] = json.loads(PERFT_JSON.read_text())
+    return entries
+
+
+@pytest.fixture(scope="session")
+def reference() -> list[dict[str, Any]]:
+    entries = perft_reference()
+    if not entries:
+        pytest.skip(f"{PERFT_JSON} not found")
+    return entries

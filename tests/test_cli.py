@@ -1,0 +1,104 @@
+"""The command line: stable output formats and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from damier.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def test_perft_prints_one_line_per_depth(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "perft", "--variant", "international", "--depth", "3")
+    assert status == 0
+    assert out.splitlines() == ["depth 1 nodes 9", "depth 2 nodes 81", "depth 3 nodes 658"]
+    assert "nodes/s" in err
+
+
+def test_perft_keep_and_divide(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(
+        capsys,
+        "perft",
+        "--variant",
+        "russian",
+        "--depth",
+        "2",
+        "--divide",
+        "--duplicates",
+        "keep",
+    )
+    lines = out.splitlines()
+    assert status == 0
+    assert lines[0] == "depth 1 nodes 7"
+    assert lines[-1] == "depth 2 nodes 49"
+    divided = [line.split() for line in lines[1:-1]]
+    assert len(divided) == 7
+    assert sum(int(count) for _, count in divided) == 49
+
+
+def test_moves_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "--variant", "international", "--fen", "W:WK28:B19,20,30,8")
+    assert out.split() == ["28x34", "28x39", "28x43", "28x48"]
+    _, out, _ = run(
+        capsys, "moves", "--variant", "international", "--fen", "W:WK28:B19,20,30,8", "--json"
+    )
+    first = json.loads(out)[0]
+    assert first == {"notation": "28x34", "path": [28, 14, 25, 34], "captured": [19, 20, 30]}
+
+
+def test_moves_algebraic_json(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "--variant", "turkish", "--fen", "W:Wd4:Bd5", "--json")
+    assert json.loads(out) == [{"notation": "d4xd6", "path": ["d4", "d6"], "captured": ["d5"]}]
+
+
+def test_show_draws_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "show", "--variant", "russian")
+    assert status == 0
+    assert "a b c d e f g h" in out
+    assert "white to move" in out
+    assert "W:W21-32:B1-12" in out
+
+
+def test_variants_lists_every_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "variants")
+    for name in (
+        "international",
+        "brazilian",
+        "russian",
+        "english",
+        "pool",
+        "italian",
+        "spanish",
+        "turkish",
+        "croda",
+        "dameo",
+    ):
+        assert name in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["perft", "--variant", "nope", "--depth", "1"], "unknown variant"),
+        (["moves", "--fen", "W:W51:B1"], "square 51"),
+        (["moves", "--fen", "W:W31,31:B1"], "given twice"),
+        (["moves", "--fen", "Q:W31:B1"], "side to move"),
+        (["moves", "--variant", "russian", "--fen", "W:Wa2:B1"], "not a playable square"),
+        (["perft", "--depth", "-1"], "depth"),
+    ],
+)
+def test_bad_input_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    status, out, err = run(capsys, *args)
+    assert status == 2
+    assert out == ""
+    assert message in err
+    assert "Traceback" not in err

@@ -1,0 +1,96 @@
+"""Hypothesis properties that hold in every variant: make/unmake is exact, every move's
+notation reads back, FEN round-trips."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from damier import Board
+from damier.geometry import geometry_of
+from damier.notation.fen import PLAYER_LETTERS
+from damier.rules import all_variants, get_variant
+
+VARIANTS = [v.name for v in all_variants()] + ["international-giveaway", "russian-giveaway"]
+
+
+@st.composite
+def random_positions(draw: st.DrawFn, variant_name: str) -> str:
+    """A legal-looking FEN: pieces scattered anywhere, men off their crowning row."""
+    variant = get_variant(variant_name)
+    geometry = geometry_of(variant)
+    cells = list(range(geometry.cell_count))
+    chosen = draw(st.lists(st.sampled_from(cells), unique=True, min_size=2, max_size=16))
+    fields: list[list[str]] = [[], []]
+    for index, cell in enumerate(chosen):
+        player = index % 2
+        king = draw(st.booleans()) or geometry.coordinates[cell][0] == geometry.crowning_row(player)
+        fields[player].append(("K" if king else "") + geometry.names[cell])
+    turn = draw(st.sampled_from(PLAYER_LETTERS))
+    return f"{turn}:W{','.join(fields[0])}:B{','.join(fields[1])}"
+
+
+@st.composite
+def played_boards(draw: st.DrawFn) -> Board:
+    """A board of any variant after a random number of random moves."""
+    name = draw(st.sampled_from(VARIANTS))
+    board = Board(name, draw(random_positions(name))) if draw(st.booleans()) else Board(name)
+    for _ in range(draw(st.integers(0, 30))):
+        moves = board.legal_moves
+        if not moves:
+            break
+        board.push(moves[draw(st.integers(0, len(moves) - 1))])
+    return board
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(played_boards())
+def test_push_then_pop_restores_position_and_hash(board: Board) -> None:
+    fen, key, cells = board.fen, board.zobrist_hash(), board.cells
+    for move in board.legal_moves:
+        board.push(move)
+        assert board.zobrist_hash() == Board(board.variant, board.fen).zobrist_hash()
+        board.pop()
+        assert board.fen == fen
+        assert board.zobrist_hash() == key
+        assert (board.cells == cells).all()
+
+
+@SETTINGS
+@given(played_boards())
+def test_every_move_notation_parses_back(board: Board) -> None:
+    for move in board.legal_moves:
+        assert board.parse_move(move.notation) == move
+        assert board.parse_move("x".join(str(s) for s in move.path)) == move
+
+
+@SETTINGS
+@given(played_boards())
+def test_fen_round_trip(board: Board) -> None:
+    again = Board(board.variant, board.fen)
+    assert again.fen == board.fen
+    assert (again.cells == board.cells).all()
+    assert again.turn == board.turn
+    assert list(again.legal_moves) == list(board.legal_moves)
+
+
+@SETTINGS
+@given(played_boards())
+def test_captures_follow_the_moves_they_describe(board: Board) -> None:
+    """Each move changes exactly its own squares: origin emptied, captured removed."""
+    for move in board.legal_moves:
+        before = board.copy()
+        board.push(move)
+        for square in move.captured:
+            assert board.piece_at(square) is None
+        if move.from_square != move.to_square:
+            assert board.piece_at(move.from_square) is None
+        player, king = board.piece_at(move.to_square) or (-1, False)
+        assert player == before.turn
+        was_king = (before.piece_at(move.from_square) or (0, False))[1]
+        assert king == (was_king or move.crowns)
+        board.pop()
+        assert board.fen == before.fen
