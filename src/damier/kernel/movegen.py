@@ -379,6 +379,22 @@ def _quiet_moves(t, sq, player, moves, state, write):
                         _add_quiet(t, moves, state, cell, to, code, player, write)
 
 
+@kernel_inline
+def _man_may_jump(t, sq, player, cell):
+    """Whether the man on ``cell`` has a first jump: a cheap filter before the capture
+    search, which most men in most positions do not need."""
+    rays = t.rays
+    for k in range(t.man_capture_n[player, cell]):
+        d = t.man_capture[player, cell, k]
+        victim = rays[cell, d, 0]
+        if victim < 0 or sq[victim] == 0 or (sq[victim] - 1) >> 1 == player:
+            continue
+        land = rays[cell, d, 1]
+        if land >= 0 and sq[land] == 0:
+            return True
+    return False
+
+
 @kernel
 def generate(t, sq, player, moves, state, scratch_arrays, dedupe, write):
     """Write the legal moves of ``player`` into ``moves``; return their number, or -1 when
@@ -391,7 +407,7 @@ def generate(t, sq, player, moves, state, scratch_arrays, dedupe, write):
     man_code = 2 * player + 1
     for cell in range(sq.shape[0]):
         code = sq[cell]
-        if code != man_code and code != man_code + 1:
+        if code != man_code + 1 and (code != man_code or not _man_may_jump(t, sq, player, cell)):
             continue
         sq[cell] = 0  # the moving piece has left its square
         _captures_from(t, sq, player, cell, code, scratch_arrays, moves, state, dedupe)
