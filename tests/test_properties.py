@@ -85,7 +85,8 @@ def test_captures_follow_the_moves_they_describe(board: Board) -> None:
         before = board.copy()
         board.push(move)
         for square in move.captured:
-            assert board.piece_at(square) is None
+            if square != move.to_square:  # with immediate removal it may land there
+                assert board.piece_at(square) is None
         if move.from_square != move.to_square:
             assert board.piece_at(move.from_square) is None
         player, king = board.piece_at(move.to_square) or (-1, False)
