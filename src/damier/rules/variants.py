@@ -6,6 +6,7 @@ A variant is looked up by name or alias; ``"<name>-giveaway"`` gives its losing 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
 from damier.rules.description import (
@@ -15,6 +16,7 @@ from damier.rules.description import (
     BoardKind,
     Choice,
     Direction,
+    Landing,
     Numbering,
     Promotion,
     Range,
@@ -142,6 +144,59 @@ SPANISH = Variant(
     summary="mirrored board, flying kings, men capture forwards, most pieces then most kings",
 )
 
+KILLER = dataclasses.replace(
+    INTERNATIONAL,
+    name="killer",
+    title="Killer draughts",
+    king_stops_behind_king=True,
+    pdn_game_type=None,
+    aliases=(),
+    summary="International, but a king that captures a king stops right behind it",
+)
+
+CANADIAN = dataclasses.replace(
+    INTERNATIONAL,
+    name="canadian",
+    title="Canadian draughts",
+    width=12,
+    height=12,
+    start_fen="W:W43-72:B1-30",
+    pdn_game_type=27,
+    aliases=("12x12",),
+    summary="International rules on 12x12, 30 men each",
+)
+
+CZECH = Variant(
+    name="czech",
+    title="Czech draughts",
+    width=8,
+    height=8,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="W:W21-32:B1-12",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=_FORWARD_DIAGONAL,
+    choice=(Choice.WITH_KING,),
+    pdn_game_type=29,
+    summary="flying kings, men capture forwards, a king's capture comes before a man's",
+)
+
+THAI = Variant(
+    name="thai",
+    title="Thai draughts (mak-hot)",
+    width=8,
+    height=8,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="W:W25-32:B1-8",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=_FORWARD_DIAGONAL,
+    king_landing=Landing.NEXT,
+    pdn_game_type=31,
+    summary="8 men each on two rows, flying kings land right behind the captured piece",
+    options=(("twelve-men", (("start_fen", "W:W21-32:B1-12"),)),),
+)
+
 
 def _ranks(files: str, *ranks: int) -> str:
     return ",".join(f"{file}{rank}" for rank in ranks for file in files)
@@ -218,6 +273,10 @@ BUILTIN: tuple[Variant, ...] = (
     TURKISH,
     CRODA,
     DAMEO,
+    KILLER,
+    CZECH,
+    THAI,
+    CANADIAN,
 )
 
 _REGISTRY: dict[str, Variant] = {}
