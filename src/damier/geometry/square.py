@@ -73,6 +73,17 @@ class SquareGeometry:
         """The row on which ``player``'s men are crowned."""
         return 0 if player == 0 else self.height - 1
 
+    @property
+    def main_diagonal(self) -> frozenset[Cell]:
+        """The long diagonal: from White's near-left corner, or near-right on a mirrored
+        board (the "main road" of the draw rules)."""
+        last = self.height - 1
+        if self.kind is BoardKind.MIRRORED:
+            on_it = [r == c for r, c in self.coordinates]
+        else:
+            on_it = [r + c == last for r, c in self.coordinates]
+        return frozenset(cell for cell, yes in enumerate(on_it) if yes)
+
     def cell_at(self, row: int, column: int) -> Cell | None:
         """The cell on (row, column), or None for an unplayable or off-board square."""
         return self._cell_index().get((row, column))

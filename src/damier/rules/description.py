@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from damier.rules.draws import REPETITION_ONLY, DrawRule
+
 
 class Direction(StrEnum):
     """A direction relative to the player who moves (his *forward* is towards the opponent)."""
@@ -159,6 +161,8 @@ class Variant:
     order (Italian, RULES.md decision 5)."""
     giveaway: bool = False
     """The goal is inverted: a player with no legal move on his turn wins."""
+    draw_rules: tuple[DrawRule, ...] = REPETITION_ONLY
+    """The draw rules of the variant's federation, checked after every move."""
     pdn_game_type: int | None = None
     """PDN ``GameType`` number, or None when the ``Variant`` tag carries the name."""
     aliases: tuple[str, ...] = ()
@@ -197,6 +201,7 @@ class Variant:
             name=f"{self.name}-giveaway",
             title=f"{self.title}, giveaway",
             giveaway=True,
+            draw_rules=REPETITION_ONLY,
             aliases=tuple(f"{alias}-giveaway" for alias in self.aliases),
             pdn_game_type=None,
         )

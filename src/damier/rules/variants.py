@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
+from damier.rules import draws
 from damier.rules.description import (
     ALL_DIRECTIONS,
     DIAGONAL,
@@ -39,6 +40,7 @@ INTERNATIONAL = Variant(
     choice=(Choice.MOST_PIECES,),
     pdn_game_type=20,
     aliases=("fmjd", "standard", "10x10"),
+    draw_rules=draws.FMJD,
     summary="10x10, flying kings, men capture backwards, majority capture",
 )
 
@@ -54,6 +56,7 @@ BRAZILIAN = Variant(
     man_captures=DIAGONAL,
     choice=(Choice.MOST_PIECES,),
     pdn_game_type=26,
+    draw_rules=draws.FMJD64,
     summary="International rules on 8x8",
 )
 
@@ -70,6 +73,7 @@ RUSSIAN = Variant(
     promotion=Promotion.CONTINUE_AS_KING,
     pdn_game_type=25,
     aliases=("shashki",),
+    draw_rules=draws.FMJD64,
     summary="flying kings, free capture choice, a man crowned mid-capture goes on as a king",
 )
 
@@ -87,6 +91,7 @@ ENGLISH = Variant(
     promotion=Promotion.ENDS_MOVE,
     pdn_game_type=21,
     aliases=("checkers", "american", "draughts"),
+    draw_rules=draws.WCDF,
     summary="dark moves first, short kings, men capture forwards only, free choice",
 )
 
@@ -102,6 +107,7 @@ POOL = Variant(
     man_captures=DIAGONAL,
     pdn_game_type=23,
     aliases=("american-pool", "pool-checkers"),
+    draw_rules=draws.APCA,
     summary="dark moves first, flying kings, men capture backwards, free choice",
     options=(("men-capture-forward-only", (("man_captures", _FORWARD_DIAGONAL),)),),
 )
@@ -141,6 +147,7 @@ SPANISH = Variant(
     promotion=Promotion.ENDS_MOVE,
     pdn_game_type=24,
     aliases=("damas", "portuguese-classic"),
+    draw_rules=draws.SPANISH_DRAWS,
     summary="mirrored board, flying kings, men capture forwards, most pieces then most kings",
 )
 
@@ -222,8 +229,15 @@ TURKISH = Variant(
     no_reversal=True,
     pdn_game_type=30,
     aliases=("dama",),
+    draw_rules=draws.TURKISH_DRAWS,
     summary="all 64 squares, orthogonal moves, flying rook kings, captured pieces leave at once",
-    options=(("promotion-ends-move", (("promotion", Promotion.ENDS_MOVE),)),),
+    options=(
+        ("promotion-ends-move", (("promotion", Promotion.ENDS_MOVE),)),
+        (
+            "king-beats-man",
+            (("draw_rules", (draws.Repetition(), draws.BareMaterial(king_beats_man=True))),),
+        ),
+    ),
 )
 
 CRODA = Variant(
