@@ -1,0 +1,363 @@
+"""PDN 3.0 games: read files of many games, replay them, write them back.
+
+Reading never stops at a broken game: each game keeps the errors found in it, with line
+and column, and the next game is read as usual.
+
+>>> games = read_pdn('[GameType "25"]\\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *')
+>>> games[0].variant().name, [node.text for node in games[0].moves]
+('russian', ['c3-d4', 'f6-e5', 'd4xf6', 'g7xe5'])
+>>> game = games[0].replay()
+>>> write_pdn(game).splitlines()[-1]
+'1. 22-18 11-15 2. 18x11 8x15 *'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from damier.board import Board
+from damier.errors import FenError, IllegalMoveError
+from damier.game import Game
+from damier.rules import Variant, all_variants, get_variant
+from damier.rules.variants import UnknownVariantError
+
+RESULTS = {"2-0": 0, "1-0": 0, "0-2": 1, "0-1": 1, "1-1": None, "1/2-1/2": None, "0-0": None}
+"""PDN result tokens and the winner they name (None: a draw); ``*`` is an unfinished game."""
+
+
+class PdnError(ValueError):
+    """Something wrong in a PDN file, at a line and column (both from 1)."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"line {line}, column {column}: {message}")
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass
+class Node:
+    """One move of the movetext, with what is written around it."""
+
+    text: str
+    line: int
+    column: int
+    comments: list[str] = field(default_factory=list)
+    """Comments written after the move."""
+    nags: list[str] = field(default_factory=list)
+    """Annotation glyphs (``$1``, ``!``, ``?!``)."""
+    variations: list[list[Node]] = field(default_factory=list)
+    """Alternatives to this move, each a line of moves."""
+
+
+@dataclass
+class PdnGame:
+    """One game as read: tags, the main line, the result, and any errors found."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    moves: list[Node] = field(default_factory=list)
+    result: str = "*"
+    comment: str = ""
+    """A comment written before the first move."""
+    line: int = 1
+    errors: list[PdnError] = field(default_factory=list)
+
+    def variant(self, default: str | Variant = "international") -> Variant:
+        """The variant named by the ``GameType`` or ``Variant`` tag, else ``default``."""
+        game_type = self.tags.get("GameType", "").split(",")[0].strip()
+        if game_type:
+            for variant in all_variants():
+                if str(variant.pdn_game_type) == game_type:
+                    return variant
+        name = self.tags.get("Variant")
+        if name:
+            return get_variant(name)
+        if game_type:
+            raise UnknownVariantError(f"GameType {game_type} is not a variant Damier plays")
+        return get_variant(default)
+
+    def replay(self, default: str | Variant = "international") -> Game:
+        """The game played out on a board; raises :class:`PdnError` at the first bad move."""
+        try:
+            variant = self.variant(default)
+            fen = self.tags.get("FEN")
+            game = Game(variant, fen)
+        except (FenError, UnknownVariantError) as error:
+            raise PdnError(str(error), self.line, 1) from None
+        for node in self.moves:
+            try:
+                game.push(node.text)
+            except (IllegalMoveError, ValueError) as error:
+                raise PdnError(str(error), node.line, node.column) from None
+        if game.result is None and self.result in RESULTS:
+            winner = RESULTS[self.result]
+            game.adjudicate(winner, "recorded result")
+        return game
+
+
+_TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+_WORD = re.compile(r"[^\s\[\]{}();]+")
+_MOVE_NUMBER = re.compile(r"^(\d+)\.+")
+_MOVE = re.compile(r"^([a-z]?\d+)([-x:][a-z]?\d+)+$", re.IGNORECASE)
+_GLYPH = re.compile(r"[!?]+$")
+
+
+def _closing_brace(text: str, start: int) -> int:
+    """Index of the brace closing the comment opened at ``start`` (braces may nest), or -1."""
+    depth = 0
+    for index in range(start, len(text)):
+        if text[index] == "{":
+            depth += 1
+        elif text[index] == "}":
+            depth -= 1
+            if depth == 0:
+                return index
+    return -1
+
+
+def _tokens(text: str) -> Iterator[tuple[str, str, int, int]]:
+    """``(kind, text, line, column)`` for each token; kind ``error`` carries a message, and
+    the scan goes on after it (at the next tag for an unterminated comment)."""
+    position = 0
+    line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+
+    def where(offset: int) -> tuple[int, int]:
+        line = _bisect(line_starts, offset)
+        return line, offset - line_starts[line - 1] + 1
+
+    while position < len(text):
+        char = text[position]
+        line, column = where(position)
+        if char.isspace():
+            position += 1
+            continue
+        if char == "{":
+            end = _closing_brace(text, position)
+            if end < 0:
+                yield "error", "unterminated comment", line, column
+                next_tag = text.find("\n[", position)
+                position = len(text) if next_tag < 0 else next_tag + 1
+                continue
+            yield "comment", text[position + 1 : end], line, column
+            position = end + 1
+        elif char == "[":
+            match = _TAG.match(text, position)
+            if match is None:
+                yield "error", "malformed tag", line, column
+                end_of_line = text.find("\n", position)
+                position = len(text) if end_of_line < 0 else end_of_line
+                continue
+            yield "tag", match.group(0), line, column
+            position = match.end()
+        elif char == ";":
+            end_of_line = text.find("\n", position)
+            position = len(text) if end_of_line < 0 else end_of_line
+        elif char in "()":
+            yield ("open" if char == "(" else "close"), char, line, column
+            position += 1
+        elif char == "]" or char == "}":
+            yield "error", f"stray {char!r}", line, column
+            position += 1
+        else:
+            word = _WORD.match(text, position)
+            assert word is not None  # any other character starts a word
+            kind = "nag" if re.fullmatch(r"\$\d+", word.group(0)) else "word"
+            yield kind, word.group(0), line, column
+            position = word.end()
+
+
+def _bisect(starts: list[int], offset: int) -> int:
+    """1-based line number of ``offset``."""
+    low, high = 0, len(starts)
+    while low + 1 < high:
+        middle = (low + high) // 2
+        if starts[middle] <= offset:
+            low = middle
+        else:
+            high = middle
+    return low + 1
+
+
+def read_pdn(text: str) -> list[PdnGame]:
+    """Every game of a PDN text. Syntax errors are kept in each game's ``errors``."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
+    games: list[PdnGame] = []
+    game = PdnGame()
+    stack: list[list[Node]] = [game.moves]
+    in_movetext = False
+
+    def finish(result: str) -> None:
+        nonlocal game, stack, in_movetext
+        if len(stack) > 1:
+            last = stack[-1][-1] if stack[-1] else None
+            where = (last.line, last.column) if last else (game.line, 1)
+            game.errors.append(PdnError("unclosed variation", *where))
+        game.result = result
+        games.append(game)
+        game = PdnGame()
+        stack = [game.moves]
+        in_movetext = False
+
+    for kind, chunk, line, column in _tokens(text):
+        if kind == "error":
+            game.errors.append(PdnError(chunk, line, column))
+            continue
+        if kind == "tag":
+            if in_movetext:
+                finish("*")  # a new game begins without a result for the last one
+            if not game.tags and not game.moves:
+                game.line = line
+            tag = _TAG.match(chunk)
+            assert tag is not None
+            game.tags[tag.group(1)] = tag.group(2).replace('\\"', '"')
+            continue
+        if not in_movetext and not game.tags:
+            game.line = line
+        in_movetext = True
+        current = stack[-1]
+        if kind == "comment":
+            body = chunk.strip()
+            if current:
+                current[-1].comments.append(body)
+            elif len(stack) == 1:
+                game.comment = body
+            continue
+        if kind == "nag":
+            if current:
+                current[-1].nags.append(chunk)
+            continue
+        if kind == "open":
+            if not current:
+                game.errors.append(PdnError("a variation before any move", line, column))
+                stack.append([])
+                continue
+            variation: list[Node] = []
+            current[-1].variations.append(variation)
+            stack.append(variation)
+            continue
+        if kind == "close":
+            if len(stack) == 1:
+                game.errors.append(PdnError("')' closes no variation", line, column))
+            else:
+                stack.pop()
+            continue
+        word = chunk
+        if word in RESULTS or word == "*":
+            finish(word)
+            continue
+        number = _MOVE_NUMBER.match(word)
+        if number:
+            word = word[number.end() :]
+            column += number.end()
+            if not word:
+                continue
+        glyph = _GLYPH.search(word)
+        if glyph:
+            word = word[: glyph.start()]
+        if not _MOVE.match(word):
+            game.errors.append(PdnError(f"{chunk!r} is not a move", line, column))
+            continue
+        node = Node(word, line, column)
+        if glyph:
+            node.nags.append(glyph.group(0))
+        current.append(node)
+    if in_movetext or game.tags:
+        finish(game.result if game.result != "*" else "*")
+    return games
+
+
+def _escape(value: str) -> str:
+    return value.replace('"', '\\"')
+
+
+def _movetext(nodes: list[Node], first_ply: int, black_first: bool) -> list[str]:
+    words: list[str] = []
+    for index, node in enumerate(nodes):
+        ply = first_ply + index
+        number = ply // 2 + 1
+        white_to_move = (ply % 2 == 0) != black_first
+        if white_to_move:
+            words.append(f"{number}.")
+        elif index == 0 or nodes[index - 1].comments or nodes[index - 1].variations:
+            words.append(f"{number}...")
+        words.append(node.text + "".join(n for n in node.nags if not n.startswith("$")))
+        words.extend(n for n in node.nags if n.startswith("$"))
+        words.extend("{" + comment + "}" for comment in node.comments)
+        for variation in node.variations:
+            inner = _movetext(variation, ply, black_first)
+            words.append("(" + " ".join(inner) + ")")
+    return words
+
+
+def _wrap(words: list[str], width: int = 79) -> str:
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def _black_first(game: PdnGame) -> bool:
+    """Whether the game's first move is Black's (a FEN tag, else the variant's start)."""
+    fen = game.tags.get("FEN")
+    if fen is None:
+        try:
+            fen = game.variant().start_fen
+        except ValueError:
+            fen = "W"
+    return fen.strip().upper().startswith("B")
+
+
+SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+
+
+def dump_pdn(game: PdnGame) -> str:
+    """A parsed game written back: tags, comments, variations and result kept."""
+    tags = dict(game.tags)
+    tags["Result"] = game.result
+    ordered = [t for t in SEVEN_TAGS if t in tags] + [t for t in tags if t not in SEVEN_TAGS]
+    head = "\n".join(f'[{name} "{_escape(tags[name])}"]' for name in ordered)
+    black_first = _black_first(game)
+    words = ["{" + game.comment + "}"] if game.comment else []
+    words += [*_movetext(game.moves, 0, black_first), game.result]
+    return f"{head}\n\n{_wrap(words)}\n"
+
+
+def game_record(game: Game, tags: dict[str, str] | None = None) -> PdnGame:
+    """The PDN record of a played game, in the variant's own notation."""
+    variant = game.variant
+    record = PdnGame(tags=dict(tags or {}))
+    if variant.pdn_game_type is not None:
+        record.tags.setdefault("GameType", str(variant.pdn_game_type))
+    else:
+        record.tags.setdefault("Variant", variant.name)
+    if game.start_fen != Board(variant).fen:
+        record.tags["FEN"] = game.start_fen
+    record.moves = [Node(move.notation, 0, 0) for move in game.moves]
+    record.result = game.result.pdn if game.result is not None else "*"
+    if game.result is not None:
+        record.tags.setdefault("Termination", game.result.reason)
+    return record
+
+
+def write_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
+    """A played game as PDN text."""
+    return dump_pdn(game_record(game, tags))
+
+
+__all__ = [
+    "RESULTS",
+    "Node",
+    "PdnError",
+    "PdnGame",
+    "dump_pdn",
+    "game_record",
+    "read_pdn",
+    "write_pdn",
+]
