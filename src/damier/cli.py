@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from damier.board import Board
 from damier.errors import FenError
+from damier.notation.pdn import PdnError, dump_pdn, game_record, read_pdn
 from damier.rules import Variant, all_variants
 from damier.rules.variants import UnknownVariantError
 
@@ -84,6 +85,74 @@ def _variants(args: argparse.Namespace) -> int:
     return 0
 
 
+def _read_file(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            return handle.read()
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+
+
+def _pdn_check(args: argparse.Namespace) -> int:
+    games = read_pdn(_read_file(args.file))
+    broken = 0
+    for number, record in enumerate(games, start=1):
+        problems = [str(e) for e in record.errors]
+        if not problems:
+            try:
+                game = record.replay(args.variant)
+            except PdnError as error:
+                problems.append(str(error))
+            else:
+                label = f"{record.tags.get('White', '?')} - {record.tags.get('Black', '?')}"
+                print(
+                    f"game {number} (line {record.line}): ok, {game.variant.name}, "
+                    f"{game.ply} moves, {record.result}, {label}"
+                )
+        if problems:
+            broken += 1
+            for problem in problems:
+                print(f"game {number} (line {record.line}): error: {problem}")
+    print(f"{len(games)} games, {len(games) - broken} valid, {broken} with errors")
+    return 1 if broken else 0
+
+
+def _pdn_convert(args: argparse.Namespace) -> int:
+    out = []
+    failures = 0
+    for record in read_pdn(_read_file(args.file)):
+        try:
+            if record.errors:
+                raise record.errors[0]
+            game = record.replay(args.variant)
+        except PdnError as error:
+            failures += 1
+            print(f"skipped the game at line {record.line}: {error}", file=sys.stderr)
+            continue
+        converted = game_record(game, record.tags)
+        converted.result = record.result
+        converted.tags.pop("Termination", None)
+        if "Termination" in record.tags:
+            converted.tags["Termination"] = record.tags["Termination"]
+        for node, original in zip(converted.moves, record.moves, strict=True):
+            node.comments, node.nags = original.comments, original.nags
+        converted.comment = record.comment
+        out.append(dump_pdn(converted))
+    text = "\n".join(out)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+    return 1 if failures else 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from damier.play import play_in_terminal
+
+    return play_in_terminal(args.variant, args.fen, args.clock, args.pdn)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``damier`` command."""
     parser = argparse.ArgumentParser(prog="damier", description="Draughts in every variant.")
@@ -111,6 +180,28 @@ def build_parser() -> argparse.ArgumentParser:
 
     variants = commands.add_parser("variants", help="the variants and their main rules")
     variants.set_defaults(run=_variants)
+
+    pdn = commands.add_parser("pdn", help="check or convert PDN files")
+    pdn_commands = pdn.add_subparsers(dest="pdn_command", required=True)
+    check = pdn_commands.add_parser("check", help="validate every game of a file")
+    check.add_argument("file")
+    check.add_argument("--variant", default="international", help="when no tag names it")
+    check.set_defaults(run=_pdn_check)
+    convert = pdn_commands.add_parser("convert", help="rewrite moves in standard notation")
+    convert.add_argument("file")
+    convert.add_argument("--variant", default="international", help="when no tag names it")
+    convert.add_argument("-o", "--output", help="write here instead of standard output")
+    convert.set_defaults(run=_pdn_convert)
+
+    play = commands.add_parser("play", help="two players at one keyboard")
+    position(play)
+    play.add_argument(
+        "--clock",
+        default=None,
+        help="5+3 (minutes + increment seconds), 10 (minutes), 30/move, 30/move+600 (elastic)",
+    )
+    play.add_argument("--pdn", default=None, help="save the game to this PDN file")
+    play.set_defaults(run=_play)
     return parser
 
 

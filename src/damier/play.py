@@ -1,0 +1,115 @@
+"""``damier play``: two people at one keyboard, with the board, the legal moves, a clock
+and the result in the terminal."""
+
+from __future__ import annotations
+
+import re
+import sys
+import time
+from collections.abc import Callable
+from typing import TextIO
+
+from damier.clock import Clock
+from damier.errors import IllegalMoveError
+from damier.game import Game
+from damier.notation.pdn import write_pdn
+
+HELP = "Type a move (32-28, 28x19 or a full path), or: undo, draw (offer or accept), resign, quit."
+NAMES = ("White", "Black")
+
+
+def parse_clock(text: str | None, now: Callable[[], float] = time.monotonic) -> Clock | None:
+    """A clock from ``5+3`` (minutes + seconds increment), ``10`` (minutes),
+    ``30/move`` or ``30/move+600`` (elastic: seconds a move + reserve)."""
+    if not text:
+        return None
+    if match := re.fullmatch(r"(\d+(?:\.\d+)?)/move(?:\+(\d+(?:\.\d+)?))?", text):
+        per_move, reserve = float(match.group(1)), match.group(2)
+        if reserve is None:
+            return Clock.per_move(per_move, now=now)
+        return Clock.elastic(per_move, float(reserve), now=now)
+    if match := re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text):
+        minutes, increment = float(match.group(1)), match.group(2)
+        if increment is None:
+            return Clock.sudden_death(minutes * 60, now=now)
+        return Clock.fischer(minutes * 60, float(increment), now=now)
+    raise ValueError(f"clock {text!r}: write 5+3, 10, 30/move or 30/move+600")
+
+
+def _clock_line(game: Game) -> str:
+    if game.clock is None:
+        return ""
+    times = game.clock.snapshot()
+    return "  ".join(
+        f"{NAMES[p]} {int(max(t, 0)) // 60}:{int(max(t, 0)) % 60:02d}" for p, t in enumerate(times)
+    )
+
+
+def play_in_terminal(
+    variant: str,
+    fen: str | None = None,
+    clock: str | None = None,
+    pdn_path: str | None = None,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> int:
+    """Run a game until it ends or a player quits; returns 0."""
+    game = Game(variant, fen, clock=parse_clock(clock))
+
+    def say(text: str = "") -> None:
+        print(text, file=stdout, flush=True)
+
+    say(f"{game.variant.title}. {HELP}")
+    while game.result is None:
+        say()
+        say(str(game.board))
+        if game.clock is not None:
+            say("    " + _clock_line(game))
+        say("    moves: " + " ".join(m.notation for m in game.board.legal_moves))
+        if game.draw_offer is not None:
+            say(f"    {NAMES[game.draw_offer]} offers a draw: type draw to accept")
+        stdout.write(f"{NAMES[game.turn]}> ")
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            say("\nend of input: the game is left unfinished")
+            break
+        command = line.strip().lower()
+        if not command:
+            continue
+        if command in ("quit", "exit"):
+            say("the game is left unfinished")
+            break
+        if command == "help":
+            say(HELP)
+        elif command == "undo":
+            try:
+                game.undo()
+            except IndexError as error:
+                say(f"cannot undo: {error}")
+        elif command == "resign":
+            game.resign(game.turn)
+        elif command == "draw":
+            if game.draw_offer is not None and game.draw_offer != game.turn:
+                game.accept_draw(game.turn)
+            else:
+                game.offer_draw(game.turn)
+                say(f"{NAMES[game.turn]} offers a draw; it stands until the next move")
+        else:
+            try:
+                game.push(line.strip())
+            except IllegalMoveError as error:
+                say(f"illegal: {error}")
+            except ValueError as error:  # the game ended on time
+                say(str(error))
+        game.check_time()
+    if game.result is not None:
+        winner = "draw" if game.result.winner is None else f"{NAMES[game.result.winner]} wins"
+        say()
+        say(str(game.board))
+        say(f"result: {game.result.pdn} ({winner}: {game.result.reason})")
+    if pdn_path:
+        with open(pdn_path, "w", encoding="utf-8") as handle:
+            handle.write(write_pdn(game, {"White": "White", "Black": "Black"}))
+        say(f"saved to {pdn_path}")
+    return 0
