@@ -1,0 +1,148 @@
+"""Matches and opening decks (RULES.md decision 4 and section 4)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from damier import Board
+from damier.game import Result
+from damier.match import (
+    SINGLE_GAME,
+    SPANISH_MATCH,
+    Match,
+    OpeningDeck,
+    balanced_match,
+)
+
+BARRED = {
+    ("9-14", "21-17"),
+    ("9-14", "23-18"),
+    ("10-14", "21-17"),
+    ("10-14", "23-18"),
+    ("11-16", "23-19"),
+    ("12-16", "23-19"),
+}
+
+
+def test_english_two_move_deck_is_the_49_pairs_less_the_six_barred() -> None:
+    deck = OpeningDeck.builtin("english-2move")
+    assert deck.variant == "english" and deck.complete
+    assert len(deck.openings) == 43 == len(set(deck.openings))
+    assert not BARRED & set(deck.openings)
+    for opening in deck.openings:  # every opening is legal from the start
+        board = Board("english")
+        for move in opening:
+            board.push(move)
+    board = Board("english")
+    pairs = set()
+    for first in board.legal_moves:
+        board.push(first)
+        pairs |= {(first.notation, reply.notation) for reply in board.legal_moves}
+        board.pop()
+    assert len(pairs) == 49
+    assert set(deck.openings) == pairs - BARRED
+
+
+def test_spanish_deck_says_it_is_not_computed_yet() -> None:
+    deck = OpeningDeck.builtin("spanish-2move")
+    assert deck.variant == "spanish"
+    assert not deck.complete
+    assert len(deck.openings) == 49
+    assert "six least balanced" in deck.note
+
+
+def test_unknown_and_malformed_decks_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="no opening deck"):
+        OpeningDeck.builtin("nope")
+    with pytest.raises(ValueError, match="variant"):
+        OpeningDeck.parse("x", "11-15 23-19\n")
+    with pytest.raises(ValueError, match="no openings"):
+        OpeningDeck.parse("x", "# variant: english\n")
+
+
+def _play_out(match: Match, winners: list[int | None]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """Record the given winners (0 White, 1 Black, None draw) until the match ends."""
+    seen = []
+    for winner in winners:
+        setup = match.next_game()
+        if setup is None:
+            break
+        setup.start(match.variant)  # the opening is legal
+        seen.append((setup.white, setup.black, setup.opening))
+        match.record(setup, Result(winner, "test"))
+    return seen
+
+
+def test_spanish_match_alternates_colours_and_shares_one_opening() -> None:
+    deck = OpeningDeck.builtin("spanish-2move")
+    match = Match("spanish", ("Ana", "Ben"), SPANISH_MATCH, deck, random.Random(7))
+    seen = _play_out(match, [0, 0, None, 1])
+    assert [(w, b) for w, b, _ in seen] == [
+        ("Ana", "Ben"),
+        ("Ben", "Ana"),
+        ("Ana", "Ben"),
+        ("Ben", "Ana"),
+    ]
+    assert seen[0][2] == seen[1][2] == ()
+    assert seen[2][2] == seen[3][2] != ()
+    # Ana: win, loss, draw, win as Black in game 4 -> 2.5; Ben 1.5.
+    assert match.scores == {"Ana": 2.5, "Ben": 1.5}
+    assert match.finished and match.winner == "Ana"
+
+
+def test_spanish_match_ends_after_three_games_at_two_and_a_half() -> None:
+    deck = OpeningDeck.builtin("spanish-2move")
+    match = Match("spanish", ("Ana", "Ben"), SPANISH_MATCH, deck, random.Random(1))
+    # Ana wins game 1 (White), Ana wins game 2 (Black), draw in game 3: 2.5 to 0.5.
+    seen = _play_out(match, [0, 1, None, 0])
+    assert len(seen) == 3
+    assert match.scores == {"Ana": 2.5, "Ben": 0.5}
+    assert match.finished and match.next_game() is None and match.winner == "Ana"
+
+
+def test_match_does_not_end_while_the_result_can_change() -> None:
+    deck = OpeningDeck.builtin("spanish-2move")
+    match = Match("spanish", ("Ana", "Ben"), SPANISH_MATCH, deck, random.Random(1))
+    _play_out(match, [0, 1])  # Ana 2, Ben 0, two games left: Ben can still tie
+    assert not match.finished
+
+
+def test_balanced_match_plays_each_opening_with_both_colours() -> None:
+    deck = OpeningDeck.builtin("english-2move")
+    match = Match("english", ("A", "B"), balanced_match(6), deck, random.Random(3))
+    seen = _play_out(match, [None] * 6)
+    assert len(seen) == 6
+    for first, second in zip(seen[::2], seen[1::2], strict=True):
+        assert first[2] == second[2]
+        assert (first[0], first[1]) == (second[1], second[0])
+    assert match.finished and match.winner is None
+
+
+def test_losing_mode_plays_the_giveaway_variant() -> None:
+    match = Match(
+        "spanish",
+        ("A", "B"),
+        balanced_match(2, losing=True),
+        OpeningDeck.builtin("spanish-2move"),
+        random.Random(2),
+    )
+    assert match.variant.name == "spanish-giveaway"
+    game = match.next_game()
+    assert game is not None and game.start(match.variant).variant.giveaway
+
+
+def test_single_game_and_record_order() -> None:
+    match = Match("russian", ("A", "B"), SINGLE_GAME)
+    setup = match.next_game()
+    assert setup is not None and setup.opening == ()
+    with pytest.raises(ValueError, match="not the next game"):
+        match.record(type(setup)(5, "A", "B", ()), Result(0, "test"))
+    match.record(setup, Result(1, "test"))
+    assert match.finished and match.winner == "B"
+
+
+def test_a_format_with_openings_needs_a_deck() -> None:
+    with pytest.raises(ValueError, match="deck"):
+        Match("spanish", ("A", "B"), SPANISH_MATCH)
