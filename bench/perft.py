@@ -1,0 +1,137 @@
+"""Perft speed of every built-in variant from its start position.
+
+    python bench/perft.py [--depth-scale N]
+
+For each variant of ``damier.all_variants()`` it runs ``Board(variant).perft(depth)`` (the
+compiled kernel, duplicate captures dropped as RULES.md decision 5 says) at a fixed depth
+chosen so the run takes about 1-3 s on a current x86 core, and prints the leaf count, the
+time and the leaves per second. A variant missing from ``DEPTHS`` (one added after this
+script) gets the deepest depth whose run is predicted to stay under 3 s, marked ``*``.
+
+``--depth-scale N`` adds N (may be negative) to every depth: ``-2`` for a quick smoke run,
+``+1`` on a much faster machine.
+
+The kernel is compiled (or loaded from Numba's cache) by a depth-1 call before timing;
+the depth-1 call is not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import sys
+import time
+
+import damier
+from damier import Board
+
+# Depth per variant: about 1-3 s each on a 2020s x86 core (the 10x10 board has 9 moves
+# at the root and grows ~6x per ply; the 8x8 diagonal games ~5x; Turkish ~12x;
+# Croda and Dameo ~20-40x, so one ply more or less is a 10-40x step there).
+DEPTHS = {
+    "international": 9,
+    "brazilian": 10,
+    "russian": 10,
+    "english": 10,
+    "pool": 10,
+    "italian": 10,
+    "spanish": 10,
+    "turkish": 8,
+    "croda": 6,
+    "dameo": 5,
+}
+AUTO_LIMIT = 3.0  # seconds, for variants without a fixed depth
+
+
+def machine() -> list[str]:
+    cpu = platform.processor() or "unknown"
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    usable: int | None
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:
+        usable = os.cpu_count()
+    try:
+        import numba
+
+        numba_version = numba.__version__
+    except ImportError:  # pragma: no cover - damier needs numba
+        numba_version = "?"
+    return [
+        f"platform: {platform.platform()}",
+        f"cpu:      {cpu}",
+        f"cores:    {os.cpu_count()} logical, {usable} usable by this process (perft runs on one)",
+        f"python:   {platform.python_implementation()} {platform.python_version()}, "
+        f"numba {numba_version}, damier {damier.__version__}",
+    ]
+
+
+def auto_depth(board: Board, limit: float) -> int:
+    """Deepest depth whose run is predicted (from the last ply's growth) to take < limit s."""
+    depth, last = 1, None
+    while True:
+        start = time.perf_counter()
+        board.perft(depth)
+        elapsed = time.perf_counter() - start
+        growth = elapsed / last if last and last > 1e-4 else 10.0
+        if elapsed * growth > limit or depth >= 30:
+            return depth
+        depth, last = depth + 1, elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--depth-scale",
+        type=int,
+        default=0,
+        metavar="N",
+        help="add N plies to every depth (negative for a quick run)",
+    )
+    args = parser.parse_args(argv)
+
+    for line in machine():
+        print(line)
+    print("counting: Board(variant).perft(depth), start position, duplicate captures dropped")
+    print()
+    header = f"{'variant':<16}{'depth':>6}{'nodes':>14}{'seconds':>10}{'nodes/s':>14}"
+    print(header)
+    print("-" * len(header))
+    total_nodes, total_time = 0, 0.0
+    for variant in damier.all_variants():
+        board = Board(variant)
+        board.perft(1)  # compile or load the kernel; not counted
+        if variant.name in DEPTHS:
+            depth, mark = DEPTHS[variant.name], ""
+        else:
+            depth, mark = auto_depth(board, AUTO_LIMIT), "*"
+        depth = max(1, depth + args.depth_scale)
+        start = time.perf_counter()
+        nodes = board.perft(depth)
+        elapsed = time.perf_counter() - start
+        total_nodes += nodes
+        total_time += elapsed
+        rate = nodes / elapsed if elapsed > 0 else float("inf")
+        print(
+            f"{variant.name:<16}{str(depth) + mark:>6}{nodes:>14,}{elapsed:>10.3f}{rate:>14,.0f}",
+            flush=True,
+        )
+    print("-" * len(header))
+    print(
+        f"{'all':<16}{'':>6}{total_nodes:>14,}{total_time:>10.3f}{total_nodes / total_time:>14,.0f}"
+    )
+    if any(v.name not in DEPTHS for v in damier.all_variants()):
+        print(f"* depth chosen at run time (no fixed depth yet): predicted < {AUTO_LIMIT:g} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
