@@ -11,7 +11,8 @@ Move('32-28')
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -19,13 +20,13 @@ import numpy as np
 import numpy.typing as npt
 
 from damier.errors import AmbiguousMoveError, IllegalMoveError
-from damier.geometry import Cell, SquareGeometry, geometry_of
+from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel import layout as L
 from damier.kernel.movegen import Scratch, generate, make_move, position_hash, unmake_move
 from damier.kernel.perft import move_buffers, perft, perft_stack
 from damier.kernel.tables import Tables, compile_tables
 from damier.notation.fen import parse_fen, write_fen
-from damier.notation.moves import split_move, square_name, write_move
+from damier.notation.moves import split_move, square_name
 from damier.rules import Variant, get_variant
 
 WHITE = 0
@@ -38,7 +39,7 @@ Square = int | str
 """A square as users name it: a number on numbered boards, ``"d4"`` on algebraic ones."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """One legal move: where the piece goes, what it takes, and how it is written.
 
@@ -77,29 +78,47 @@ class Move:
 
 
 class LegalMoves(Sequence[Move]):
-    """The legal moves of a position, in generation order (a read-only sequence)."""
+    """The legal moves of a position, in generation order: a read-only sequence.
 
-    def __init__(self, moves: list[Move]) -> None:
-        self._moves = moves
+    It is lazy: ``len()`` and ``bool()`` read the kernel's count, and :class:`Move` objects
+    are built only when a move is looked at.
+    """
+
+    def __init__(self, count: int, build: Callable[[], list[Move]]) -> None:
+        self._count = count
+        self._build = build
+        self._moves: list[Move] | None = None
+
+    def _list(self) -> list[Move]:
+        if self._moves is None:
+            self._moves = self._build()
+        return self._moves
 
     @overload
     def __getitem__(self, index: int) -> Move: ...
     @overload
     def __getitem__(self, index: slice) -> Sequence[Move]: ...
     def __getitem__(self, index: int | slice) -> Move | Sequence[Move]:
-        return self._moves[index]
+        return self._list()[index]
 
     def __len__(self) -> int:
-        return len(self._moves)
+        return self._count
+
+    def __bool__(self) -> bool:
+        return self._count > 0
+
+    def count(self, value: object = None) -> int:
+        """The number of legal moves (or, given a move, 1 if it is legal)."""
+        return self._count if value is None else int(value in self)
 
     def __iter__(self) -> Iterator[Move]:
-        return iter(self._moves)
+        return iter(self._list())
 
     def __contains__(self, move: object) -> bool:
-        return move in self._moves
+        return move in self._list()
 
     def __repr__(self) -> str:
-        return f"<LegalMoves ({', '.join(m.notation for m in self._moves)})>"
+        return f"<LegalMoves ({', '.join(m.notation for m in self._list())})>"
 
 
 def _check_perft(depth: int, duplicates: str) -> None:
@@ -125,9 +144,10 @@ class Board:
         self._tables: Tables = compile_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
         self._scratch = Scratch(self.geometry.cell_count, self._maxc)
-        self._capacity = 128
+        self._buffer = np.zeros((128, L.row_width(self._maxc)), dtype=np.int32)
         self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
-        self._cache: tuple[npt.NDArray[np.int32], list[Move]] | None = None
+        self._cache: tuple[npt.NDArray[np.int32], LegalMoves] | None = None
+        self._names = [square_name(self.geometry, c) for c in range(self.geometry.cell_count)]
         self._cells, self._turn = parse_fen(self.variant, fen or self.variant.start_fen)
 
     # -- position ---------------------------------------------------------------------
@@ -173,49 +193,47 @@ class Board:
 
     # -- moves ------------------------------------------------------------------------
 
-    def _generate(self) -> tuple[npt.NDArray[np.int32], list[Move]]:
+    def _generate(self) -> tuple[npt.NDArray[np.int32], LegalMoves]:
         if self._cache is None:
             rows = self._rows(dedupe=True)
-            self._cache = (rows, self._describe(rows))
+            self._cache = (rows, LegalMoves(len(rows), lambda: self._describe(rows)))
         return self._cache
 
     def _rows(self, dedupe: bool) -> npt.NDArray[np.int32]:
         """The kernel's move rows for the position (growing the buffer as needed)."""
-        width = L.row_width(self._maxc)
         while True:
-            rows = np.zeros((self._capacity, width), dtype=np.int32)
             s = self._scratch
             count = generate(
-                self._tables, self._cells, self._turn, rows, s.state, s.arrays, dedupe, True
+                self._tables,
+                self._cells,
+                self._turn,
+                self._buffer,
+                s.work,
+                s.frames,
+                dedupe,
+                True,
             )
             if count >= 0:
-                return rows[:count].copy()
-            self._capacity *= 4
-
-    def _path(self, row: npt.NDArray[np.int32]) -> tuple[Cell, ...]:
-        start = L.CAPS + 2 * self._maxc
-        return (int(row[L.FROM]), *(int(c) for c in row[start : start + row[L.NPATH]]))
+                return self._buffer[:count].copy()
+            self._buffer = np.zeros((4 * len(self._buffer), self._buffer.shape[1]), np.int32)
 
     def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
         """Moves as users see them; the short notation unless it would fit two moves."""
-        geometry = self.geometry
-        ends: dict[tuple[int, int], int] = {}
-        for row in rows:
-            key = (int(row[L.FROM]), int(row[L.TO]))
-            ends[key] = ends.get(key, 0) + 1
+        name, text = self._names.__getitem__, self.geometry.names.__getitem__
+        data = rows.tolist()
+        ends = Counter((row[L.FROM], row[L.TO]) for row in data)
+        first_landing = L.CAPS + 2 * self._maxc
         moves = []
-        for row in rows:
-            path = self._path(row)
-            ncap = int(row[L.NCAP])
-            captured = tuple(int(c) for c in row[L.CAPS : L.CAPS + ncap])
-            ambiguous = ends[(path[0], path[-1])] > 1
-            shown = path if ambiguous else (path[0], path[-1])
+        for row in data:
+            ncap = row[L.NCAP]
+            path = [row[L.FROM], *row[first_landing : first_landing + row[L.NPATH]]]
+            shown = path if ends[(row[L.FROM], row[L.TO])] > 1 else (path[0], path[-1])
             moves.append(
                 Move(
-                    path=tuple(square_name(geometry, c) for c in path),
-                    captured=tuple(square_name(geometry, c) for c in captured),
-                    crowns=bool(row[L.NEW_PIECE] != row[L.PIECE]),
-                    notation=write_move(geometry, shown, ncap > 0),
+                    tuple(map(name, path)),
+                    tuple(map(name, row[L.CAPS : L.CAPS + ncap])),
+                    row[L.NEW_PIECE] != row[L.PIECE],
+                    ("x" if ncap else "-").join(map(text, shown)),
                 )
             )
         return moves
@@ -223,7 +241,7 @@ class Board:
     @property
     def legal_moves(self) -> LegalMoves:
         """The legal moves; a capture is compulsory and the variant's choice rule applied."""
-        return LegalMoves(self._generate()[1])
+        return self._generate()[1]
 
     def parse_move(self, text: str) -> Move:
         """The legal move ``text`` names: ``"32-28"``, ``"28x19"`` or a full path.
@@ -235,7 +253,7 @@ class Board:
             cells, _ = split_move(self.geometry, text)
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
-        _, moves = self._generate()
+        moves = self._generate()[1]
         named = tuple(square_name(self.geometry, c) for c in cells)
         matches = [m for m in moves if m.path == named]
         if not matches and len(named) == 2:
@@ -250,7 +268,8 @@ class Board:
 
     def push(self, move: Move | str) -> Move:
         """Play ``move`` (a :class:`Move` or its notation) and return it."""
-        rows, moves = self._generate()
+        rows, legal = self._generate()
+        moves = list(legal)
         chosen = self.parse_move(move) if isinstance(move, str) else move
         try:
             index = moves.index(chosen)
@@ -306,7 +325,7 @@ class Board:
         """
         _check_perft(depth, duplicates)
         width = L.row_width(self._maxc)
-        capacity = self._capacity
+        capacity = len(self._buffer)
         while True:
             buffers = move_buffers(depth, capacity, width)
             s = self._scratch
@@ -317,8 +336,8 @@ class Board:
                 depth,
                 buffers,
                 perft_stack(depth),
-                s.state,
-                s.arrays,
+                s.work,
+                s.frames,
                 duplicates == "drop",
             )
             if count >= 0:

@@ -46,7 +46,23 @@ R_IMMEDIATE_REMOVAL = 7
 R_NO_REVERSAL = 8
 R_LINE_MOVES = 9
 R_KING_ORDER = 10
-R_SIZE = 11
+R_CHOICE_COUNT = 11  # number of capture-choice criteria
+R_CHOICE = 12  # the criteria, in priority order (4 slots)
+R_OPPOSITE = 16  # R_OPPOSITE + d: the direction opposite to d (up to 16 directions)
+R_SIZE = 32
+
+# Kinds of direction lists in ``Tables.dirs`` and rows of ``Tables.counts``.
+MAN_STEP = 0
+MAN_CAPTURE = 1
+KING_STEP = 2
+KING_CAPTURE = 3
+CROWN = 4  # counts[CROWN, player, cell] is 1 where that player's men are crowned
+
+# Rows of the capture-search work array (``Scratch.work``).
+W_CAPS = 0  # captured cells in order
+W_CODES = 1  # their piece codes
+W_PATH = 2  # landing cells
+W_MARKED = 3  # 1 on cells whose piece is already captured in this move
 
 PROMOTE_AT_END = 0
 PROMOTE_CONTINUE = 1

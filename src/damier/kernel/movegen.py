@@ -19,13 +19,20 @@ from damier.kernel.layout import (
     CHOICE_MOST_KINGS,
     CHOICE_MOST_PIECES,
     CHOICE_WITH_KING,
+    CROWN,
     FROM,
+    KING_CAPTURE,
+    KING_STEP,
+    MAN_CAPTURE,
+    MAN_STEP,
     NCAP,
     NEW_PIECE,
     NPATH,
     PIECE,
     PROMOTE_CONTINUE,
     PROMOTE_ENDS_MOVE,
+    R_CHOICE,
+    R_CHOICE_COUNT,
     R_IMMEDIATE_REMOVAL,
     R_KING_FLYING,
     R_KING_ORDER,
@@ -34,44 +41,41 @@ from damier.kernel.layout import (
     R_MAXC,
     R_MEN_TAKE_KINGS,
     R_NO_REVERSAL,
+    R_OPPOSITE,
     R_PROMOTION,
     R_STOP_BEHIND_KING,
     TO,
+    W_CAPS,
+    W_CODES,
+    W_MARKED,
+    W_PATH,
 )
 
-# Slots of the generator's small state vector.
+# Slots of the generator's state (the last row of the frames array).
 _COUNT = 0  # moves written so far
 _BEST = 1  # value of the best capture so far (-1: none yet)
 _OVERFLOW = 2  # set when the move buffer is full
 
 
-def new_state() -> np.ndarray:
-    """The generator's state vector (reused across calls)."""
-    return np.zeros(3, dtype=np.int64)
-
-
 class Scratch:
-    """Work arrays of one capture search, allocated once per board size."""
+    """Work arrays of the move generator, allocated once per board size.
+
+    ``work`` holds the capture in progress (rows ``W_*`` of :mod:`layout`), ``frames`` the
+    capture search stack, its last row the generator's state. Two arrays rather than seven:
+    Numba's call overhead grows with the number of array arguments.
+    """
 
     def __init__(self, cells: int, max_captures: int) -> None:
-        self.state = new_state()
-        self.caps = np.zeros(max_captures, dtype=np.int32)
-        self.codes = np.zeros(max_captures, dtype=np.int32)
-        self.path = np.zeros(max_captures, dtype=np.int32)
-        self.marked = np.zeros(cells, dtype=np.uint8)
-        self.frames = np.zeros((max_captures + 1, FRAME_FIELDS), dtype=np.int64)
-
-    @property
-    def arrays(self) -> tuple[np.ndarray, ...]:
-        """The work arrays as the kernel functions take them."""
-        return (self.caps, self.codes, self.path, self.marked, self.frames)
+        self.work = np.zeros((4, max(cells, max_captures)), dtype=np.int32)
+        self.frames = np.zeros((max_captures + 2, FRAME_FIELDS), dtype=np.int64)
 
 
 @kernel_inline
 def _capture_value(t, piece, ncap, codes):
     """The capture-choice value of a finished capture: higher is preferred."""
     value = 0
-    for criterion in t.choice:
+    for i in range(t.rules[R_CHOICE_COUNT]):
+        criterion = t.rules[R_CHOICE + i]
         if criterion == CHOICE_MOST_PIECES:
             value = (value << 8) | ncap
         elif criterion == CHOICE_WITH_KING:
@@ -179,14 +183,14 @@ def _next_jump(t, sq, player, frames, level, marked):
     cur = frames[level, _F_CUR]
     king = frames[level, _F_KING] == 1
     flying = king and rules[R_KING_FLYING] == 1
-    count = t.king_capture_n[player, cur] if king else t.man_capture_n[player, cur]
+    count = t.counts[KING_CAPTURE, player, cur] if king else t.counts[MAN_CAPTURE, player, cur]
     last = frames[level, _F_LAST]
     length = rays.shape[2]
     k = frames[level, _F_K]
     while k < count:
-        d = t.king_capture[player, cur, k] if king else t.man_capture[player, cur, k]
+        d = t.dirs[KING_CAPTURE, player, cur, k] if king else t.dirs[MAN_CAPTURE, player, cur, k]
         k += 1
-        if last >= 0 and rules[R_NO_REVERSAL] == 1 and d == t.opposite[last]:
+        if last >= 0 and rules[R_NO_REVERSAL] == 1 and d == rules[R_OPPOSITE + last]:
             continue
         i = 0
         victim = rays[cur, d, 0]
@@ -226,14 +230,17 @@ def _next_jump(t, sq, player, frames, level, marked):
 
 
 @kernel_inline
-def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, dedupe):
+def _captures_from(t, sq, player, origin, piece, work, frames, moves, state, dedupe):
     """Emit every finished capture of the piece on ``origin`` (already lifted from ``sq``).
 
     A depth-first search on an explicit stack: frame ``n`` is the piece after ``n`` jumps.
     From each landing cell the capture must go on if it can; landing cells where it ends
     count only when no landing cell of the same jump lets it go on.
     """
-    caps, codes, path, marked, frames = scratch_arrays
+    caps = work[W_CAPS]
+    codes = work[W_CODES]
+    path = work[W_PATH]
+    marked = work[W_MARKED]
     rules = t.rules
     rays = t.rays
     immediate = rules[R_IMMEDIATE_REMOVAL] == 1
@@ -277,7 +284,7 @@ def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, d
         if land >= 0 and sq[land] == 0:
             path[level] = land
             king = frames[level, _F_KING]
-            if king == 0 and t.crown[player, land] == 1:
+            if king == 0 and t.counts[CROWN, player, land] == 1:
                 if rules[R_PROMOTION] == PROMOTE_CONTINUE:
                     king = 1
                 elif rules[R_PROMOTION] == PROMOTE_ENDS_MOVE:
@@ -299,7 +306,7 @@ def _captures_from(t, sq, player, origin, piece, scratch_arrays, moves, state, d
                 if finished & (1 << j):
                     land = rays[cur, d, j]
                     path[level] = land
-                    crowned = frames[level, _F_KING] == 1 or t.crown[player, land] == 1
+                    crowned = frames[level, _F_KING] == 1 or t.counts[CROWN, player, land] == 1
                     new_piece = man_code + 1 if crowned else man_code
                     _emit_capture(
                         t,
@@ -335,7 +342,9 @@ def _add_quiet(t, moves, state, origin, to, piece, player, write):
     moves[count, TO] = to
     moves[count, NCAP] = 0
     moves[count, PIECE] = piece
-    moves[count, NEW_PIECE] = piece + 1 if piece % 2 == 1 and t.crown[player, to] == 1 else piece
+    moves[count, NEW_PIECE] = (
+        piece + 1 if piece % 2 == 1 and t.counts[CROWN, player, to] == 1 else piece
+    )
     moves[count, NPATH] = 1
     moves[count, CAPS + 2 * maxc] = to
     state[_COUNT] = count + 1
@@ -351,8 +360,8 @@ def _quiet_moves(t, sq, player, moves, state, write):
         code = sq[cell]
         if code == man_code + 1:
             flying = rules[R_KING_FLYING] == 1
-            for k in range(t.king_step_n[player, cell]):
-                d = t.king_step[player, cell, k]
+            for k in range(t.counts[KING_STEP, player, cell]):
+                d = t.dirs[KING_STEP, player, cell, k]
                 for i in range(length):
                     to = rays[cell, d, i]
                     if to < 0 or sq[to] != 0:
@@ -361,8 +370,8 @@ def _quiet_moves(t, sq, player, moves, state, write):
                     if not flying:
                         break
         elif code == man_code:
-            for k in range(t.man_step_n[player, cell]):
-                d = t.man_step[player, cell, k]
+            for k in range(t.counts[MAN_STEP, player, cell]):
+                d = t.dirs[MAN_STEP, player, cell, k]
                 to = rays[cell, d, 0]
                 if to < 0:
                     continue
@@ -384,8 +393,8 @@ def _man_may_jump(t, sq, player, cell):
     """Whether the man on ``cell`` has a first jump: a cheap filter before the capture
     search, which most men in most positions do not need."""
     rays = t.rays
-    for k in range(t.man_capture_n[player, cell]):
-        d = t.man_capture[player, cell, k]
+    for k in range(t.counts[MAN_CAPTURE, player, cell]):
+        d = t.dirs[MAN_CAPTURE, player, cell, k]
         victim = rays[cell, d, 0]
         if victim < 0 or sq[victim] == 0 or (sq[victim] - 1) >> 1 == player:
             continue
@@ -396,11 +405,12 @@ def _man_may_jump(t, sq, player, cell):
 
 
 @kernel
-def generate(t, sq, player, moves, state, scratch_arrays, dedupe, write):
+def generate(t, sq, player, moves, work, frames, dedupe, write):
     """Write the legal moves of ``player`` into ``moves``; return their number, or -1 when
     ``moves`` is too small. ``dedupe`` merges captures of the same pieces between the same
     squares (RULES.md decision 5). Without ``write`` quiet moves are only counted (perft's
     last ply); captures are always written, since the choice rule compares them."""
+    state = frames[frames.shape[0] - 1]
     state[_COUNT] = 0
     state[_BEST] = -1
     state[_OVERFLOW] = 0
@@ -410,7 +420,7 @@ def generate(t, sq, player, moves, state, scratch_arrays, dedupe, write):
         if code != man_code + 1 and (code != man_code or not _man_may_jump(t, sq, player, cell)):
             continue
         sq[cell] = 0  # the moving piece has left its square
-        _captures_from(t, sq, player, cell, code, scratch_arrays, moves, state, dedupe)
+        _captures_from(t, sq, player, cell, code, work, frames, moves, state, dedupe)
         sq[cell] = code
     if state[_COUNT] == 0:
         _quiet_moves(t, sq, player, moves, state, write)
@@ -441,7 +451,7 @@ def unmake_move(t, sq, moves, i):
 @kernel
 def position_hash(t, sq, player):
     """Zobrist hash of the pieces and the player to move."""
-    h = t.zobrist_turn[player]
+    h = t.zobrist[sq.shape[0], player]
     for cell in range(sq.shape[0]):
         if sq[cell] != 0:
             h ^= t.zobrist[cell, sq[cell]]

@@ -10,7 +10,7 @@ from damier.kernel.movegen import generate, make_move, unmake_move
 
 
 @kernel
-def perft(t, sq, player, depth, buffers, stack, state, scratch_arrays, dedupe):
+def perft(t, sq, player, depth, buffers, stack, work, frames, dedupe):
     """Leaves at exactly ``depth`` plies below the position (-1 if a move buffer overflowed).
 
     An explicit stack (Numba cannot cache recursive functions): ``buffers[d]`` holds the
@@ -27,7 +27,7 @@ def perft(t, sq, player, depth, buffers, stack, state, scratch_arrays, dedupe):
     index[:] = 0
     d = depth
     to_move[d] = player
-    count[d] = generate(t, sq, player, buffers[d], state, scratch_arrays, dedupe, depth > 1)
+    count[d] = generate(t, sq, player, buffers[d], work, frames, dedupe, depth > 1)
     if count[d] < 0 or depth == 1:
         return count[d]
     total = 0
@@ -36,9 +36,7 @@ def perft(t, sq, player, depth, buffers, stack, state, scratch_arrays, dedupe):
             make_move(t, sq, buffers[d], index[d])
             child = d - 1
             to_move[child] = (to_move[d] + 1) % players
-            n = generate(
-                t, sq, to_move[child], buffers[child], state, scratch_arrays, dedupe, child > 1
-            )
+            n = generate(t, sq, to_move[child], buffers[child], work, frames, dedupe, child > 1)
             if n < 0:
                 return -1
             if child == 1:

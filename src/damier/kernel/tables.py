@@ -36,7 +36,8 @@ Int8Array = npt.NDArray[np.int8]
 
 
 class Tables(NamedTuple):
-    """Everything the kernel knows about a variant, as arrays (Numba passes them as one tuple).
+    """Everything the kernel knows about a variant, as five arrays (Numba's call overhead
+    grows with every array argument, so related tables share one array).
 
     Direction lists are per player and per cell, so that boards where "forward" depends on
     where a piece stands (multi-player boards) need no other kernel code.
@@ -45,30 +46,19 @@ class Tables(NamedTuple):
     rays: npt.NDArray[np.int16]
     """``rays[cell, d, i]``: the i-th cell walking from ``cell`` in direction ``d``; -1 past
     the edge."""
-    opposite: Int8Array
-    """``opposite[d]``: the direction walking back along the same line."""
-    man_step: Int8Array
-    """``man_step[player, cell, k]``: k-th direction a man steps in; ``man_step_n`` counts them."""
-    man_step_n: Int8Array
-    man_capture: Int8Array
-    """Directions a man captures in, as ``man_step``."""
-    man_capture_n: Int8Array
-    king_step: Int8Array
-    """Directions a king moves in."""
-    king_step_n: Int8Array
-    king_capture: Int8Array
-    """Directions a king captures in."""
-    king_capture_n: Int8Array
-    crown: npt.NDArray[np.uint8]
-    """``crown[player, cell]``: 1 where that player's men are crowned."""
+    dirs: Int8Array
+    """``dirs[kind, player, cell, k]``: the k-th direction a man steps (kind ``MAN_STEP``),
+    a man captures (``MAN_CAPTURE``), a king moves (``KING_STEP``) or captures
+    (``KING_CAPTURE``) in."""
+    counts: Int8Array
+    """``counts[kind, player, cell]``: how many directions ``dirs`` lists; row ``CROWN`` is 1
+    where that player's men are crowned."""
     zobrist: npt.NDArray[np.uint64]
-    """``zobrist[cell, piece]``: hash key of a piece code on a cell (column 0 unused)."""
-    zobrist_turn: npt.NDArray[np.uint64]
-    """Hash key of the player to move."""
+    """``zobrist[cell, piece]``: hash key of a piece code on a cell (column 0 unused); the
+    last row holds the key of each player to move."""
     rules: npt.NDArray[np.int64]
-    """Rule switches, indexed by the ``R_*`` constants of :mod:`damier.kernel.layout`."""
-    choice: npt.NDArray[np.int64]
-    """Capture-choice criteria ids in priority order."""
+    """Rule switches, capture-choice criteria and opposite directions, indexed by the
+    ``R_*`` constants of :mod:`damier.kernel.layout`."""
 
 
 def _direction_lists(
@@ -88,9 +78,11 @@ def _direction_lists(
     return table, counts
 
 
-def _max_captures(geometry: SquareGeometry) -> int:
-    """A safe bound on the pieces one capture takes: the moving piece needs one cell."""
-    return geometry.cell_count - 1
+def _max_captures(variant: Variant) -> int:
+    """The most pieces one capture can take: all the opponents' pieces (a position never
+    holds more pieces than the start, which FEN reading enforces)."""
+    counts = variant.pieces_per_player
+    return max(sum(counts) - count for count in counts)
 
 
 @cache
@@ -99,23 +91,30 @@ def compile_tables(variant: Variant) -> Tables:
     geometry = geometry_of(variant)
     players = 2
     cells = geometry.cell_count
-    man_step, man_step_n = _direction_lists(geometry, players, variant.man_moves)
-    man_capture, man_capture_n = _direction_lists(geometry, players, variant.man_captures)
-    king_step, king_step_n = _direction_lists(geometry, players, variant.king_moves)
-    king_capture, king_capture_n = _direction_lists(geometry, players, variant.king_captures)
-    crown = np.zeros((players, cells), dtype=np.uint8)
+    directions = len(geometry.steps)
+    dirs = np.full((4, players, cells, directions), -1, dtype=np.int8)
+    counts = np.zeros((5, players, cells), dtype=np.int8)
+    kinds = {
+        L.MAN_STEP: variant.man_moves,
+        L.MAN_CAPTURE: variant.man_captures,
+        L.KING_STEP: variant.king_moves,
+        L.KING_CAPTURE: variant.king_captures,
+    }
+    for kind, allowed in kinds.items():
+        dirs[kind], counts[kind] = _direction_lists(geometry, players, allowed)
     for player in range(players):
         row = geometry.crowning_row(player)
         for cell, (cell_row, _) in enumerate(geometry.coordinates):
-            crown[player, cell] = cell_row == row
+            counts[L.CROWN, player, cell] = cell_row == row
     rng = np.random.default_rng(20261121)
     top = np.iinfo(np.uint64).max
-    zobrist = rng.integers(0, top, size=(cells, 2 * players + 1), dtype=np.uint64, endpoint=True)
-    zobrist[:, 0] = 0
-    zobrist_turn = rng.integers(0, top, size=players, dtype=np.uint64, endpoint=True)
+    zobrist = rng.integers(
+        0, top, size=(cells + 1, 2 * players + 1), dtype=np.uint64, endpoint=True
+    )
+    zobrist[:cells, 0] = 0
     rules = np.zeros(L.R_SIZE, dtype=np.int64)
     rules[L.R_PLAYERS] = players
-    rules[L.R_MAXC] = _max_captures(geometry)
+    rules[L.R_MAXC] = _max_captures(variant)
     rules[L.R_KING_FLYING] = variant.king_range is Range.FLYING
     rules[L.R_LAND_NEXT] = variant.king_landing is Landing.NEXT
     rules[L.R_STOP_BEHIND_KING] = variant.king_stops_behind_king
@@ -125,22 +124,9 @@ def compile_tables(variant: Variant) -> Tables:
     rules[L.R_NO_REVERSAL] = variant.no_reversal
     rules[L.R_LINE_MOVES] = variant.line_moves
     rules[L.R_KING_ORDER] = variant.king_order_matters
-    choice = np.array([_CHOICE_IDS[c] for c in variant.choice], dtype=np.int64)
-    opposite = np.array([geometry.opposite(d) for d in range(len(geometry.steps))], dtype=np.int8)
-    return Tables(
-        rays=geometry.rays,
-        opposite=opposite,
-        man_step=man_step,
-        man_step_n=man_step_n,
-        man_capture=man_capture,
-        man_capture_n=man_capture_n,
-        king_step=king_step,
-        king_step_n=king_step_n,
-        king_capture=king_capture,
-        king_capture_n=king_capture_n,
-        crown=crown,
-        zobrist=zobrist,
-        zobrist_turn=zobrist_turn,
-        rules=rules,
-        choice=choice,
-    )
+    rules[L.R_CHOICE_COUNT] = len(variant.choice)
+    for index, criterion in enumerate(variant.choice):
+        rules[L.R_CHOICE + index] = _CHOICE_IDS[criterion]
+    for direction in range(directions):
+        rules[L.R_OPPOSITE + direction] = geometry.opposite(direction)
+    return Tables(rays=geometry.rays, dirs=dirs, counts=counts, zobrist=zobrist, rules=rules)

@@ -99,7 +99,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
                         f"write it as a king (K{square})"
                     )
                 cells[cell] = _man(player) + (1 if king else 0)
-    start, _ = _start_counts(variant)
+    start = variant.pieces_per_player
     for player, letter in enumerate(PLAYER_LETTERS):
         pieces = int(np.count_nonzero((cells == _man(player)) | (cells == _man(player) + 1)))
         if pieces > start[player]:
@@ -107,19 +107,6 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
                 f"{letter} has {pieces} pieces; {variant.name} starts with {start[player]}"
             )
     return cells, PLAYER_LETTERS.index(side)
-
-
-def _start_counts(variant: Variant) -> tuple[tuple[int, ...], int]:
-    """Pieces each player has at the start (the most a legal position can hold)."""
-    geometry = geometry_of(variant)
-    fields = variant.start_fen.split(":")[1:]
-    counts = [0, 0]
-    for field in fields:
-        player = PLAYER_LETTERS.index(field[0].upper())
-        for token in field[1:].split(","):
-            if token:
-                counts[player] += len(_expand(geometry, token.lower().lstrip("k"), "start"))
-    return tuple(counts), geometry.cell_count
 
 
 def _runs(numbers: list[int]) -> list[str]:

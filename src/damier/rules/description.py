@@ -178,6 +178,20 @@ class Variant:
         return 1 if self.start_fen.lstrip().upper().startswith("B") else 0
 
     @property
+    def pieces_per_player(self) -> tuple[int, ...]:
+        """Pieces each player has in the start position: the most a position may hold."""
+        counts = [0, 0]
+        for field_text in self.start_fen.split(":")[1:]:
+            player = "WB".index(field_text[0].upper())
+            for token in field_text[1:].split(","):
+                low, _, high = token.strip().lstrip("Kk").partition("-")
+                if high and low.isdigit() and high.isdigit():
+                    counts[player] += int(high) - int(low) + 1
+                elif low:
+                    counts[player] += 1
+        return tuple(counts)
+
+    @property
     def option_names(self) -> tuple[str, ...]:
         """Names accepted by :meth:`with_option`."""
         return tuple(name for name, _ in self.options)
