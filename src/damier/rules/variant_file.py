@@ -18,7 +18,7 @@ the ``base`` variant, or without a base the default of :class:`Variant`)::
     pdn_game_type = 25             # PDN GameType number; never taken from the base
 
     [board]                        # required without a base
-    width = 8                      # 2..16 files
+    width = 8                      # 2..16 files (2..10 with algebraic numbering)
     height = 8                     # 2..16 ranks (so at most 256 squares)
     squares = "dark"               # "dark" | "mirrored" | "all"
     numbering = "row-by-row"       # "row-by-row" | "spanish" | "algebraic"
@@ -94,13 +94,16 @@ from damier.rules.description import (
     Removal,
     Variant,
 )
-from damier.rules.variants import UnknownVariantError, get_variant
+from damier.rules.variants import get_variant
 
 MIN_SIDE = 2
 MAX_SIDE = 16
 """Largest width and height a file may ask for: 16 x 16 keeps a board within 256 cells and
 its square names within a..p, well inside what the kernel's tables are sized for."""
 MAX_CELLS = MAX_SIDE * MAX_SIDE
+MAX_ALGEBRAIC_WIDTH = 10
+"""Widest board with algebraic names: FEN reads ``k2`` as a king on square 2, so the k file
+(the eleventh) cannot be written; wider boards must use numbers."""
 
 NAMED_DRAW_RULES: dict[str, tuple[draws.DrawRule, ...]] = {
     "fmjd": draws.FMJD,
@@ -490,9 +493,8 @@ class _Reader:
     def table(self, value: object, path: Path) -> dict[str, Any]:
         if not isinstance(value, dict):
             where = _where(path)
-            self.fail(
-                path, f"{where} must be a table ({where} on its own line), not {_describe(value)}"
-            )
+            hint = f" (a line {where} followed by its keys)" if len(path) == 1 else ""
+            self.fail(path, f"{where} must be a table{hint}, not {_describe(value)}")
         return value
 
     def check_keys(self, table: dict[str, Any], path: Path, known: Sequence[str]) -> None:
@@ -588,11 +590,10 @@ class _Reader:
             spec = self.string(head["base"], ("variant", "base"))
             try:
                 base = get_variant(spec)
-            except UnknownVariantError as error:
-                self.fail(("variant", "base"), f"[variant] base: {error}")
-            except ValueError as error:  # an unknown +option
+            except ValueError as error:  # an unknown name, or an unknown +option
                 self.fail(("variant", "base"), f"[variant] base: {error}")
             values |= {field.name: getattr(base, field.name) for field in _FIELDS}
+            # Not rules, or no longer true once the file changes a rule:
             values |= {"name": name, "aliases": (), "options": (), "pdn_game_type": None}
             values["summary"] = ""
         values["title"] = name
@@ -613,6 +614,15 @@ class _Reader:
             for key, (field, convert) in spec_table.items():
                 if key in table:
                     values[field] = convert(self, table[key], (table_name, key))
+        if values["numbering"] is Numbering.ALGEBRAIC and values["width"] > MAX_ALGEBRAIC_WIDTH:
+            board = document.get("board", {})
+            key = "width" if "width" in board else "numbering"
+            self.fail(
+                ("board", key),
+                f"an algebraic board may be at most {MAX_ALGEBRAIC_WIDTH} files wide (a-j), "
+                f"not {values['width']}: FEN reads a leading k as the king mark, so the k file "
+                'cannot be named; use numbering = "row-by-row" for a wider board',
+            )
         if "draws" in document:
             values["draw_rules"] = self.draw_rules(document["draws"])
         elif values.get("giveaway") and not (base is not None and base.giveaway):
@@ -704,6 +714,12 @@ class _Reader:
             return NAMED_DRAW_RULES[name]
         if "rule" not in table:
             self.fail(path, '[draws] needs rules = "<set>" or [[draws.rule]] tables')
+        if isinstance(table["rule"], dict):
+            self.fail(
+                (*path, "rule"),
+                "write each draw rule as a [[draws.rule]] table (double brackets), "
+                "not a single [draws.rule]",
+            )
         rules = self.items(table["rule"], (*path, "rule"))
         return tuple(
             self.draw_rule(rule, (*path, "rule", index)) for index, rule in enumerate(rules)

@@ -1,0 +1,357 @@
+"""The engine: iterative deepening over the kernel's search, for every variant.
+
+>>> from damier import Board
+>>> engine = Engine("russian")
+>>> result = engine.search(Board("russian"), depth=4)
+>>> result.best_move in Board("russian").legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import queue
+import random
+import threading
+import time as clock
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+
+from damier.board import Board, Move
+from damier.engine.evaluation import evaluation_tables
+from damier.engine.levels import LEVELS, Level
+from damier.engine.search import (
+    INFINITY,
+    MATE,
+    MAX_PLY,
+    S_HISTORY,
+    S_NO_MOVE,
+    S_NODE_LIMIT,
+    S_NODES,
+    S_SELDEPTH,
+    S_STOP,
+    SearchContext,
+    child_keys,
+    row_keys,
+)
+from damier.kernel import layout as L
+from damier.kernel.movegen import generate, make_move, unmake_move
+from damier.kernel.tables import compile_tables
+from damier.rules import Variant, get_variant
+
+
+@dataclass(frozen=True)
+class Info:
+    """What the engine knows after one iteration (or at the end of a search)."""
+
+    depth: int
+    score: int
+    """Value for the side to move, in hundredths of a man."""
+    mate: int | None
+    """Moves (plies) to the end when the engine sees a forced win (> 0) or loss (< 0)."""
+    pv: tuple[Move, ...]
+    """Principal variation, starting with the best move."""
+    nodes: int
+    seconds: float
+    seldepth: int
+
+    @property
+    def best_move(self) -> Move | None:
+        return self.pv[0] if self.pv else None
+
+    @property
+    def nps(self) -> int:
+        """Nodes per second."""
+        return int(self.nodes / self.seconds) if self.seconds > 0 else 0
+
+
+SearchResult = Info
+"""The final :class:`Info` of a search."""
+
+
+def time_budget(remaining: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
+    """Seconds to spend on a move with ``remaining`` on the clock (sudden death or
+    increment); a per-move clock passes its time per move as ``remaining`` with
+    ``moves_to_go=1``."""
+    share = remaining / (moves_to_go or 30) + 0.8 * increment
+    return max(0.01, min(share, remaining * 0.4 if moves_to_go != 1 else remaining * 0.9))
+
+
+class Engine:
+    """A searcher for one variant at one level (1-10; 10 is the full engine)."""
+
+    def __init__(
+        self,
+        variant: str | Variant = "international",
+        level: int = 10,
+        table_megabytes: int = 32,
+        seed: int | None = None,
+    ) -> None:
+        if level not in LEVELS:
+            raise ValueError(f"level must be 1-10, not {level}")
+        self.variant = get_variant(variant)
+        self.level: Level = LEVELS[level]
+        self._tables = compile_tables(self.variant)
+        self._maxc = int(self._tables.rules[L.R_MAXC])
+        cells = len(self._tables.rays)
+        self._context = SearchContext(cells, self._maxc, table_megabytes)
+        self._pst, self._extra = evaluation_tables(self.variant)
+        self._rng = random.Random(seed)
+        self._lock = threading.Lock()
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Compile (or load from the cache) the search before any clock runs."""
+        context = self._context
+        context.new_search()
+        board = Board(self.variant)
+        sq = board.cells
+        context.run(
+            self._tables,
+            sq,
+            board.turn,
+            board.zobrist_hash(),
+            1,
+            1,
+            -INFINITY,
+            INFINITY,
+            self._pst,
+            self._extra,
+        )
+        context.new_search()
+
+    def stop(self) -> None:
+        """Make the running search return as soon as possible (it keeps its best move)."""
+        self._context.stats[S_STOP] = 1
+
+    def new_game(self) -> None:
+        """Forget the transposition table."""
+        self._context.clear()
+
+    def search(
+        self,
+        board: Board,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+    ) -> SearchResult:
+        """The best move with its score and principal variation.
+
+        Limits: ``time`` (seconds), ``depth`` (plies), ``nodes``; the level's bounds apply
+        too. With no limit at all the level's own bounds decide.
+        """
+        last = None
+        for info in self._iterate(board, time, depth, nodes):
+            last = info
+        assert last is not None
+        return last
+
+    def analyse(
+        self,
+        board: Board,
+        *,
+        time: float | None = None,
+        depth: int | None = None,
+        nodes: int | None = None,
+    ) -> Iterator[Info]:
+        """The search's information after every iteration, as it comes (the search runs
+        in a background thread; :meth:`stop` ends it)."""
+        channel: queue.Queue[Info | BaseException | None] = queue.Queue()
+
+        def work() -> None:
+            try:
+                for info in self._iterate(board, time, depth, nodes):
+                    channel.put(info)
+            except BaseException as error:  # handed to the consumer
+                channel.put(error)
+            channel.put(None)
+
+        thread = threading.Thread(target=work, daemon=True)
+        thread.start()
+        try:
+            while (item := channel.get()) is not None:
+                if isinstance(item, BaseException):
+                    raise item
+                yield item
+        finally:
+            self.stop()
+            thread.join()
+
+    # -- the root ------------------------------------------------------------------
+
+    def _iterate(
+        self, board: Board, time: float | None, depth: int | None, nodes: int | None
+    ) -> Iterator[Info]:
+        if get_variant(board.variant) != self.variant:
+            raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
+        with self._lock:
+            yield from self._root(board, time, depth, nodes)
+
+    def _root(
+        self, board: Board, time: float | None, depth: int | None, nodes: int | None
+    ) -> Iterator[Info]:
+        level = self.level
+        max_depth = min(depth or level.depth, level.depth, MAX_PLY - 8)
+        budget = min(time if time is not None else level.seconds, level.seconds)
+        node_limit = min(x for x in (nodes or 0, level.nodes) if x) if (nodes or level.nodes) else 0
+        context = self._context
+        context.new_search()
+        stats = context.stats
+        stats[S_NODE_LIMIT] = node_limit
+        stats[S_NO_MOVE] = MATE if self.variant.giveaway else -MATE
+        stats[S_HISTORY] = 0
+        t = self._tables
+        sq = board.cells
+        player = board.turn
+        key = board.zobrist_hash()
+        rows = np.zeros((256, L.row_width(self._maxc)), dtype=np.int32)
+        count = generate(t, sq, player, rows, context.work, context.frames, True, True)
+        rows = rows[:count].copy()
+        moves = board._describe(rows)
+        started = clock.perf_counter()
+        if count == 0:
+            yield Info(0, int(stats[S_NO_MOVE]), 0, (), 0, 0.0, 0)
+            return
+        timer = threading.Timer(budget, self.stop)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield from self._deepen(board, sq, player, key, rows, moves, max_depth, budget, started)
+        finally:
+            timer.cancel()
+
+    def _deepen(
+        self,
+        board: Board,
+        sq: np.ndarray,
+        player: int,
+        key: int,
+        rows: np.ndarray,
+        moves: list[Move],
+        max_depth: int,
+        budget: float,
+        started: float,
+    ) -> Iterator[Info]:
+        context, stats = self._context, self._context.stats
+        t, pst, extra = self._tables, self._pst, self._extra
+        following = (player + 1) % int(t.rules[L.R_PLAYERS])
+        order = list(range(len(moves)))
+        noise = self.level.noise
+        children = child_keys(t, rows, player, following, key)
+        if len(moves) == 1 and noise == 0:
+            yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
+            return
+        best_pv: tuple[Move, ...] = (moves[0],)
+        for iteration in range(1, max_depth + 1):
+            alpha, best, best_index = -INFINITY, -INFINITY, order[0]
+            scores: dict[int, int] = {}
+            child_pv = None
+            for n, i in enumerate(order):
+                make_move(t, sq, rows, i)
+                context.keys[0] = key
+                stats[S_HISTORY] = 0
+                if n == 0 or noise:
+                    score = -context.run(
+                        t,
+                        sq,
+                        following,
+                        children[i],
+                        iteration - 1,
+                        1,
+                        -INFINITY,
+                        INFINITY if noise else -alpha,
+                        pst,
+                        extra,
+                    )
+                else:
+                    score = -context.run(
+                        t,
+                        sq,
+                        following,
+                        children[i],
+                        iteration - 1,
+                        1,
+                        -alpha - 1,
+                        -alpha,
+                        pst,
+                        extra,
+                    )
+                    if score > alpha and stats[S_STOP] == 0:
+                        score = -context.run(
+                            t,
+                            sq,
+                            following,
+                            children[i],
+                            iteration - 1,
+                            1,
+                            -INFINITY,
+                            -alpha,
+                            pst,
+                            extra,
+                        )
+                unmake_move(t, sq, rows, i)
+                if stats[S_STOP] == 1:
+                    break
+                scores[i] = score
+                if score > best:
+                    best, best_index = score, i
+                    child_pv = context.pv[1, 1 : 1 + context.pv[1, 0]].copy()
+                alpha = max(alpha, score)
+            if stats[S_STOP] == 1 and (iteration > 1 or not scores):
+                if iteration == 1:  # stopped before one move was searched: any legal move
+                    yield Info(
+                        0,
+                        0,
+                        None,
+                        (moves[order[0]],),
+                        int(stats[S_NODES]),
+                        clock.perf_counter() - started,
+                        int(stats[S_SELDEPTH]),
+                    )
+                break
+            if noise:
+                noisy = {i: s + self._rng.gauss(0, noise) for i, s in scores.items()}
+                best_index = max(noisy, key=lambda i: noisy[i])
+                best = scores[best_index]
+                child_pv = None
+            order.sort(key=lambda i: -scores.get(i, -INFINITY))
+            if noise:
+                order.remove(best_index)
+                order.insert(0, best_index)
+            best_pv = (moves[best_index], *self._pv_moves(board, moves[best_index], child_pv))
+            mate = None
+            if abs(best) > MATE - 1000:
+                plies = MATE - abs(best)
+                mate = plies if best > 0 else -plies
+            elapsed = clock.perf_counter() - started
+            yield Info(
+                iteration,
+                int(best),
+                mate,
+                best_pv,
+                int(stats[S_NODES]),
+                elapsed,
+                int(stats[S_SELDEPTH]),
+            )
+            if stats[S_STOP] == 1 or (mate is not None and iteration > abs(mate) + 2):
+                break
+            if elapsed > budget * 0.5:
+                break
+
+    def _pv_moves(self, board: Board, first: Move, keys: np.ndarray | None) -> list[Move]:
+        """The moves a principal variation's keys name, after ``first``."""
+        if keys is None or len(keys) == 0:
+            return []
+        line = board.copy()
+        line.push(first)
+        result: list[Move] = []
+        for wanted in keys:
+            rows, legal = line._generate()
+            matches = [m for m, k in zip(legal, row_keys(rows), strict=True) if k == wanted]
+            if not matches:
+                break
+            line.push(matches[0])
+            result.append(matches[0])
+        return result

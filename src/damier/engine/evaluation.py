@@ -1,0 +1,92 @@
+"""Static evaluation: material, advancement, centre, back-rank guard and mobility, with
+weights per family of variants read from ``data/weights.json``.
+
+The weights become per-variant piece-square tables once; the kernel function sums them.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from damier.geometry import geometry_of
+from damier.kernel import layout as L
+from damier.kernel.jit import kernel
+from damier.rules import BoardKind, Range, Variant
+
+MOBILITY = 0  # index of the mobility weight in the ``extra`` vector
+
+
+def family_of(variant: Variant) -> str:
+    """The weight family of a variant."""
+    if variant.giveaway:
+        return "giveaway"
+    if variant.board is BoardKind.ALL:
+        return "orthogonal"
+    return "flying" if variant.king_range is Range.FLYING else "short"
+
+
+@cache
+def _weights() -> dict[str, dict[str, float]]:
+    text = (resources.files("damier") / "data" / "weights.json").read_text(encoding="utf-8")
+    families: dict[str, dict[str, float]] = json.loads(text)["families"]
+    return families
+
+
+@cache
+def evaluation_tables(variant: Variant) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """``(pst, extra)``: ``pst[piece code, cell]`` is the value of that piece there (for its
+    owner); ``extra`` holds the weights that are not per cell."""
+    weights = _weights()[family_of(variant)]
+    geometry = geometry_of(variant)
+    height, width = geometry.height, geometry.width
+    pst = np.zeros((5, geometry.cell_count), dtype=np.int32)
+    middle_row, middle_column = (height - 1) / 2, (width - 1) / 2
+    for cell, (row, column) in enumerate(geometry.coordinates):
+        # 1 at the centre, 0 at the edge
+        centrality = 1 - max(
+            abs(row - middle_row) / middle_row, abs(column - middle_column) / middle_column
+        )
+        for player in (0, 1):
+            distance = (height - 1 - row) if player == 0 else row  # from his back rank
+            progress = distance / (height - 1)
+            man = weights["man"] + weights["advance"] * progress * progress
+            man += weights["centre"] * centrality
+            if distance == 0:
+                man += weights["back_rank"]
+            king = weights["king"] + weights["king_centre"] * centrality
+            pst[2 * player + 1, cell] = round(man)
+            pst[2 * player + 2, cell] = round(king)
+    extra = np.array([round(weights["mobility"])], dtype=np.int32)
+    return pst, extra
+
+
+@kernel
+def evaluate(t, sq, player, pst, extra):
+    """The position's value for ``player`` (two players): his material and placement minus
+    his opponent's, plus mobility (free forward steps of men)."""
+    score = 0
+    mobility = 0
+    for cell in range(sq.shape[0]):
+        code = sq[cell]
+        if code == 0:
+            continue
+        owner = (code - 1) >> 1
+        value = pst[code, cell]
+        free = 0
+        if code % 2 == 1:
+            for k in range(t.counts[L.MAN_STEP, owner, cell]):
+                to = t.rays[cell, t.dirs[L.MAN_STEP, owner, cell, k], 0]
+                if to >= 0 and sq[to] == 0:
+                    free += 1
+        if owner == player:
+            score += value
+            mobility += free
+        else:
+            score -= value
+            mobility -= free
+    return score + extra[MOBILITY] * mobility

@@ -1,0 +1,372 @@
+"""Alpha-beta search in the kernel's style: principal-variation search with a transposition
+table, killer and history move ordering, late-move reductions, and a quiescence that plays
+captures out (in draughts a capture is compulsory, so there is no "stand pat").
+
+The recursive :func:`negamax` is compiled with Numba and called from Python once per root
+move (Numba's cache cannot hold a recursive function called from another compiled one).
+Every array is allocated by :class:`SearchContext`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from damier.engine.evaluation import evaluate
+from damier.kernel import layout as L
+from damier.kernel.jit import kernel, kernel_inline
+from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
+
+MATE = 1_000_000
+"""Score of a won position (minus the plies to reach it)."""
+INFINITY = 2_000_000
+MAX_PLY = 128
+
+# Slots of ``stats``.
+S_NODES = 0
+S_STOP = 1
+S_NODE_LIMIT = 2  # 0: none
+S_SELDEPTH = 3
+S_NO_MOVE = 4  # score of having no move: -MATE (lose) or +MATE (giveaway: win)
+S_HISTORY = 5  # number of game positions before the root in ``keys``
+
+# Transposition-table entry fields.
+T_DEPTH = 0
+T_SCORE = 1
+T_FLAG = 2
+T_MOVE = 3
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+@kernel_inline
+def move_key(moves, i):
+    """A compact identity of move row ``i``: origin, destination and captured set."""
+    signature = 0
+    for k in range(moves[i, L.NCAP]):
+        signature |= 1 << (moves[i, L.CAPS + k] % 47)
+    return moves[i, L.FROM] | (moves[i, L.TO] << 8) | (signature << 16)
+
+
+@kernel_inline
+def _key_delta(t, moves, i, player, following, maxc):
+    """How the Zobrist hash changes when move row ``i`` is played."""
+    z = t.zobrist
+    cells = z.shape[0] - 1
+    delta = z[moves[i, L.FROM], moves[i, L.PIECE]] ^ z[moves[i, L.TO], moves[i, L.NEW_PIECE]]
+    for k in range(moves[i, L.NCAP]):
+        delta ^= z[moves[i, L.CAPS + k], moves[i, L.CAPS + maxc + k]]
+    return delta ^ z[cells, player] ^ z[cells, following]
+
+
+@kernel
+def negamax(
+    t,
+    sq,
+    player,
+    key,
+    depth,
+    ply,
+    alpha,
+    beta,
+    buffers,
+    order,
+    work,
+    frames,
+    tt_keys,
+    tt_data,
+    killers,
+    history,
+    keys,
+    pv,
+    stats,
+    pst,
+    extra,
+):
+    """The value of the position for ``player`` within (alpha, beta), ``depth`` plies deep
+    (captures are always played out)."""
+    stats[S_NODES] += 1
+    if stats[S_NODE_LIMIT] > 0 and stats[S_NODES] >= stats[S_NODE_LIMIT]:
+        stats[S_STOP] = 1
+    if stats[S_STOP] == 1:
+        return 0
+    pv[ply, 0] = 0
+    if ply > stats[S_SELDEPTH]:
+        stats[S_SELDEPTH] = ply
+    position = stats[S_HISTORY] + ply
+    keys[position] = key
+    # A repetition on the way here (same player to move) is scored as a draw.
+    back = position - 2
+    while back >= 0 and position - back <= 100:
+        if keys[back] == key:
+            return 0
+        back -= 2
+    moves = buffers[ply]
+    count = generate(t, sq, player, moves, work, frames, True, True)
+    if count < 0:  # more moves than the buffer holds: judge the position as it stands
+        return evaluate(t, sq, player, pst, extra)
+    if count == 0:
+        return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
+    captures = moves[0, L.NCAP] > 0
+    if (depth <= 0 and not captures) or ply >= MAX_PLY - 2:
+        return evaluate(t, sq, player, pst, extra)
+    # Transposition table.
+    slot = key & (tt_keys.shape[0] - 1)
+    remembered = -1
+    if tt_keys[slot] == key:
+        remembered = tt_data[slot, T_MOVE]
+        if tt_data[slot, T_DEPTH] >= depth and ply > 0:
+            score = tt_data[slot, T_SCORE]
+            if score > MATE - 1000:
+                score -= ply
+            elif score < -MATE + 1000:
+                score += ply
+            flag = tt_data[slot, T_FLAG]
+            if (
+                flag == EXACT
+                or (flag == LOWER and score >= beta)
+                or (flag == UPPER and score <= alpha)
+            ):
+                return score
+    # Move ordering scores.
+    for i in range(count):
+        k = move_key(moves, i)
+        if k == remembered:
+            score = 1 << 40
+        elif captures:
+            score = moves[i, L.NCAP] << 20
+        elif k == killers[ply, 0]:
+            score = 1 << 30
+        elif k == killers[ply, 1]:
+            score = 1 << 29
+        else:
+            score = history[moves[i, L.FROM], moves[i, L.TO]]
+        order[ply, i, 0] = score
+        order[ply, i, 1] = i
+    following = (player + 1) % t.rules[L.R_PLAYERS]
+    maxc = t.rules[L.R_MAXC]
+    best = -INFINITY
+    best_key = 0
+    flag = UPPER
+    child_depth = depth - 1 if depth > 0 else 0
+    for n in range(count):
+        # Selection sort: bring the best remaining move forward.
+        top = n
+        for m in range(n + 1, count):
+            if order[ply, m, 0] > order[ply, top, 0]:
+                top = m
+        if top != n:
+            for f in range(2):
+                swap = order[ply, n, f]
+                order[ply, n, f] = order[ply, top, f]
+                order[ply, top, f] = swap
+        i = order[ply, n, 1]
+        child_key = key ^ _key_delta(t, moves, i, player, following, maxc)
+        make_move(t, sq, moves, i)
+        if n == 0:
+            score = -negamax(
+                t,
+                sq,
+                following,
+                child_key,
+                child_depth,
+                ply + 1,
+                -beta,
+                -alpha,
+                buffers,
+                order,
+                work,
+                frames,
+                tt_keys,
+                tt_data,
+                killers,
+                history,
+                keys,
+                pv,
+                stats,
+                pst,
+                extra,
+            )
+        else:
+            reduction = 0
+            if depth >= 3 and n >= 3 and not captures:
+                reduction = 1 if n < 8 else 2
+            score = -negamax(
+                t,
+                sq,
+                following,
+                child_key,
+                child_depth - reduction,
+                ply + 1,
+                -alpha - 1,
+                -alpha,
+                buffers,
+                order,
+                work,
+                frames,
+                tt_keys,
+                tt_data,
+                killers,
+                history,
+                keys,
+                pv,
+                stats,
+                pst,
+                extra,
+            )
+            if score > alpha and (reduction > 0 or score < beta):
+                score = -negamax(
+                    t,
+                    sq,
+                    following,
+                    child_key,
+                    child_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    buffers,
+                    order,
+                    work,
+                    frames,
+                    tt_keys,
+                    tt_data,
+                    killers,
+                    history,
+                    keys,
+                    pv,
+                    stats,
+                    pst,
+                    extra,
+                )
+        unmake_move(t, sq, moves, i)
+        if stats[S_STOP] == 1:
+            return 0
+        if score > best:
+            best = score
+            best_key = move_key(moves, i)
+            if score > alpha:
+                alpha = score
+                flag = EXACT
+                pv[ply, 1] = best_key
+                length = pv[ply + 1, 0]
+                for p in range(length):
+                    pv[ply, 2 + p] = pv[ply + 1, 1 + p]
+                pv[ply, 0] = length + 1
+                if alpha >= beta:
+                    flag = LOWER
+                    if not captures:
+                        if killers[ply, 0] != best_key:
+                            killers[ply, 1] = killers[ply, 0]
+                            killers[ply, 0] = best_key
+                        history[moves[i, L.FROM], moves[i, L.TO]] += depth * depth
+                    break
+    stored = best
+    if stored > MATE - 1000:
+        stored += ply
+    elif stored < -MATE + 1000:
+        stored -= ply
+    tt_keys[slot] = key
+    tt_data[slot, T_DEPTH] = depth
+    tt_data[slot, T_SCORE] = stored
+    tt_data[slot, T_FLAG] = flag
+    tt_data[slot, T_MOVE] = best_key
+    return best
+
+
+@kernel
+def _fill_child_keys(t, rows, count, player, following, key, out):
+    maxc = t.rules[L.R_MAXC]
+    for i in range(count):
+        out[i] = key ^ _key_delta(t, rows, i, player, following, maxc)
+
+
+@kernel
+def _fill_move_keys(rows, count, out):
+    for i in range(count):
+        out[i] = move_key(rows, i)
+
+
+def child_keys(t: object, rows: np.ndarray, player: int, following: int, key: int) -> list[int]:
+    """The hash of the position after each move row."""
+    out = np.zeros(len(rows), dtype=np.uint64)
+    _fill_child_keys(t, rows, len(rows), player, following, np.uint64(key), out)
+    return [int(k) for k in out]
+
+
+def row_keys(rows: np.ndarray) -> list[int]:
+    """:func:`move_key` of each move row."""
+    out = np.zeros(len(rows), dtype=np.int64)
+    _fill_move_keys(rows, len(rows), out)
+    return [int(k) for k in out]
+
+
+class SearchContext:
+    """Every array one search needs, allocated once per engine and variant."""
+
+    def __init__(self, cells: int, max_captures: int, table_megabytes: int = 32) -> None:
+        width = L.row_width(max_captures)
+        capacity = 256
+        self.buffers = np.zeros((MAX_PLY, capacity, width), dtype=np.int32)
+        self.order = np.zeros((MAX_PLY, capacity, 2), dtype=np.int64)
+        scratch = Scratch(cells, max_captures)
+        self.work, self.frames = scratch.work, scratch.frames
+        entries = 1 << max(10, (table_megabytes * 1024 * 1024 // 40).bit_length() - 1)
+        self.tt_keys = np.zeros(entries, dtype=np.uint64)
+        self.tt_data = np.zeros((entries, 4), dtype=np.int64)
+        self.killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
+        self.history = np.zeros((cells, cells), dtype=np.int64)
+        self.keys = np.zeros(MAX_PLY + 1024, dtype=np.uint64)
+        self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 2), dtype=np.int64)
+        self.stats = np.zeros(8, dtype=np.int64)
+
+    def clear(self) -> None:
+        """Forget everything learnt (a new game)."""
+        self.tt_keys[:] = 0
+        self.tt_data[:] = 0
+        self.new_search()
+
+    def new_search(self) -> None:
+        """Reset the per-search tables, keeping the transposition table."""
+        self.killers[:] = 0
+        self.history //= 8
+        self.stats[S_NODES] = 0
+        self.stats[S_STOP] = 0
+        self.stats[S_SELDEPTH] = 0
+
+    def run(
+        self,
+        t: object,
+        sq: np.ndarray,
+        player: int,
+        key: int,
+        depth: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+        pst: np.ndarray,
+        extra: np.ndarray,
+    ) -> int:
+        """:func:`negamax` on this context's arrays."""
+        return int(
+            negamax(
+                t,
+                sq,
+                player,
+                np.uint64(key),
+                depth,
+                ply,
+                alpha,
+                beta,
+                self.buffers,
+                self.order,
+                self.work,
+                self.frames,
+                self.tt_keys,
+                self.tt_data,
+                self.killers,
+                self.history,
+                self.keys,
+                self.pv,
+                self.stats,
+                pst,
+                extra,
+            )
+        )
