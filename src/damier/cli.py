@@ -11,12 +11,20 @@ from collections.abc import Sequence
 from damier.board import Board
 from damier.errors import FenError
 from damier.notation.pdn import PdnError, dump_pdn, game_record, read_pdn
-from damier.rules import Variant, all_variants
+from damier.rules import Variant, all_variants, get_variant
+from damier.rules.variant_file import load_variant_file
 from damier.rules.variants import UnknownVariantError
 
 
+def _variant(args: argparse.Namespace) -> Variant:
+    """The variant of a command: --variant-file wins over --variant."""
+    if getattr(args, "variant_file", None):
+        return load_variant_file(args.variant_file)
+    return get_variant(args.variant)
+
+
 def _board(args: argparse.Namespace) -> Board:
-    return Board(args.variant, fen=args.fen)
+    return Board(_variant(args), fen=args.fen)
 
 
 def _perft(args: argparse.Namespace) -> int:
@@ -74,7 +82,20 @@ def _describe(variant: Variant) -> tuple[str, ...]:
     return (variant.name, board, first, kings, choice, variant.promotion.value, variant.summary)
 
 
+def _variants_check(args: argparse.Namespace) -> int:
+    variant = load_variant_file(args.file)
+    board = Board(variant)
+    print(f"{args.file}: ok, variant {variant.name!r}: {variant.title}")
+    print(
+        f"    board {variant.width}x{variant.height} {variant.board.value}, "
+        f"{sum(variant.pieces_per_player)} pieces, {len(board.legal_moves)} opening moves"
+    )
+    return 0
+
+
 def _variants(args: argparse.Namespace) -> int:
+    if getattr(args, "variants_command", None) == "check":
+        return _variants_check(args)
     header = ("variant", "board", "first", "kings", "capture choice", "crowning", "")
     rows = [header, *(_describe(v) for v in all_variants())]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
@@ -147,10 +168,41 @@ def _pdn_convert(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _score_text(score: int, mate: int | None) -> str:
+    if mate is not None:
+        return f"win in {mate}" if mate > 0 else f"loss in {-mate}"
+    return f"{score / 100:+.2f}"
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    from damier.engine import Engine
+
+    board = _board(args)
+    if not board.legal_moves:
+        print("no legal move: the game is over")
+        return 0
+    engine = Engine(board.variant, level=args.level)
+    time_limit = args.time if args.time is not None else (None if args.depth else 10.0)
+    for info in engine.analyse(board, time=time_limit, depth=args.depth):
+        pv = " ".join(m.notation for m in info.pv)
+        print(
+            f"depth {info.depth} score {_score_text(info.score, info.mate)} "
+            f"nodes {info.nodes} nps {info.nps} time {info.seconds:.2f} pv {pv}",
+            flush=True,
+        )
+    return 0
+
+
+def _hub(args: argparse.Namespace) -> int:
+    from damier.protocols.hub import HUB_VARIANTS, run_hub
+
+    return run_hub(HUB_VARIANTS.get(args.variant, args.variant), args.level)
+
+
 def _play(args: argparse.Namespace) -> int:
     from damier.play import play_in_terminal
 
-    return play_in_terminal(args.variant, args.fen, args.clock, args.pdn)
+    return play_in_terminal(_variant(args), args.fen, args.clock, args.pdn)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -160,6 +212,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     def position(sub: argparse.ArgumentParser) -> None:
         sub.add_argument("--variant", default="international", help="variant name")
+        sub.add_argument("--variant-file", default=None, help="a variant defined in TOML")
         sub.add_argument("--fen", default=None, help="position (default: the start)")
 
     perft = commands.add_parser("perft", help="count the legal-move tree")
@@ -180,6 +233,21 @@ def build_parser() -> argparse.ArgumentParser:
 
     variants = commands.add_parser("variants", help="the variants and their main rules")
     variants.set_defaults(run=_variants)
+    variants_commands = variants.add_subparsers(dest="variants_command")
+    variants_check = variants_commands.add_parser("check", help="validate a variant file")
+    variants_check.add_argument("file")
+
+    analyse = commands.add_parser("analyse", aliases=["analyze"], help="engine analysis")
+    position(analyse)
+    analyse.add_argument("--time", type=float, default=None, help="seconds")
+    analyse.add_argument("--depth", type=int, default=None, help="plies")
+    analyse.add_argument("--level", type=int, default=10, help="1-10")
+    analyse.set_defaults(run=_analyse)
+
+    hub = commands.add_parser("hub", help="speak the Hub engine protocol on stdin/stdout")
+    hub.add_argument("--variant", default="international")
+    hub.add_argument("--level", type=int, default=10)
+    hub.set_defaults(run=_hub)
 
     pdn = commands.add_parser("pdn", help="check or convert PDN files")
     pdn_commands = pdn.add_subparsers(dest="pdn_command", required=True)

@@ -13,6 +13,7 @@ from damier.clock import Clock
 from damier.errors import IllegalMoveError
 from damier.game import Game
 from damier.notation.pdn import write_pdn
+from damier.rules import Variant
 
 HELP = "Type a move (32-28, 28x19 or a full path), or: undo, draw (offer or accept), resign, quit."
 NAMES = ("White", "Black")
@@ -46,7 +47,7 @@ def _clock_line(game: Game) -> str:
 
 
 def play_in_terminal(
-    variant: str,
+    variant: str | Variant,
     fen: str | None = None,
     clock: str | None = None,
     pdn_path: str | None = None,

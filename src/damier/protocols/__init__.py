@@ -1,0 +1,1 @@
+"""Engine protocols: Hub (stdin/stdout) and DXP (TCP)."""

@@ -1,0 +1,290 @@
+"""The Hub protocol (Scan's engine protocol, version 2): Damier as an engine that GUIs and
+tools driving Scan can drive, over standard input and output.
+
+The front end is thin: it parses a line, updates the position or the search limits, and
+hands searches to :class:`damier.engine.Engine` in a background thread so that ``stop``,
+``ping`` and ``quit`` are answered while it thinks. A malformed line gets an ``error`` reply
+and the engine keeps running.
+
+Positions are ``pos pos=<side><one letter per square: w b W B e>`` with optional
+``moves="32-28 19-23"``; moves are written ``32-28`` or, for captures, ``from x to`` followed
+by the captured squares in increasing order (``28x19x23``), and read in any order.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TextIO
+
+from damier import __version__
+from damier.board import Board, Move
+from damier.engine import Engine
+from damier.errors import IllegalMoveError
+from damier.rules import Variant, get_variant
+
+HUB_VARIANTS = {
+    "normal": "international",
+    "killer": "killer",
+    "losing": "international-giveaway",
+}
+"""Scan's variant names and Damier's; Damier's own names are accepted too."""
+
+PIECES = {"e": 0, "w": 1, "W": 2, "b": 3, "B": 4}
+
+
+class HubError(ValueError):
+    """A line the Hub front end cannot act on."""
+
+
+def hub_move(move: Move) -> str:
+    """A move in Hub notation."""
+    if not move.captured:
+        return f"{move.from_square}-{move.to_square}"
+    captured = sorted(move.captured, key=lambda square: (isinstance(square, str), square))
+    return "x".join(str(square) for square in (move.from_square, move.to_square, *captured))
+
+
+def parse_hub_move(board: Board, text: str) -> Move:
+    """The legal move a Hub move string names (captured squares in any order)."""
+    parts = text.replace("-", "x").split("x")
+    if len(parts) < 2:
+        raise HubError(f"bad move {text!r}")
+    for move in board.legal_moves:
+        names = [str(move.from_square), str(move.to_square)]
+        if parts[:2] != names:
+            continue
+        if len(parts) == 2 or sorted(parts[2:]) == sorted(str(c) for c in move.captured):
+            return move
+    try:
+        return board.parse_move(text)
+    except IllegalMoveError as error:
+        raise HubError(str(error)) from None
+
+
+def parse_args(text: str) -> dict[str, str]:
+    """``name=value`` pairs of a Hub line (values may be quoted)."""
+    pairs: dict[str, str] = {}
+    for token in shlex.split(text):
+        name, _, value = token.partition("=")
+        pairs[name] = value
+    return pairs
+
+
+def board_from_hub(variant: Variant, position: str) -> Board:
+    """A board from Hub's position string."""
+    board = Board(variant)
+    size = board.geometry.cell_count
+    if len(position) != size + 1 or position[0] not in "WB":
+        raise HubError(f"position must be W or B and {size} squares, got {position!r}")
+    men: dict[int, list[str]] = {0: [], 1: []}
+    for cell, letter in enumerate(position[1:]):
+        if letter not in PIECES:
+            raise HubError(f"unknown piece letter {letter!r} in the position")
+        code = PIECES[letter]
+        if code:
+            owner = (code - 1) // 2
+            name = board.geometry.names[cell]
+            men[owner].append(("K" if code % 2 == 0 else "") + name)
+    fen = f"{position[0]}:W{','.join(men[0])}:B{','.join(men[1])}"
+    return Board(variant, fen)
+
+
+@dataclass
+class Limits:
+    """What the next ``go`` may spend."""
+
+    depth: int | None = None
+    move_time: float | None = None
+    nodes: int | None = None
+    remaining: float | None = None
+    increment: float = 0.0
+    moves_to_go: int | None = None
+    infinite: bool = False
+
+
+class HubEngine:
+    """The Hub front end: feed it lines with :meth:`handle`; it writes replies."""
+
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        variant: str = "international",
+        level: int = 10,
+    ) -> None:
+        self._write_raw = write
+        self._lock = threading.Lock()
+        self.variant = get_variant(variant)
+        self.level = level
+        self.engine: Engine | None = None
+        self.board = Board(self.variant)
+        self.limits = Limits()
+        self._thinking: threading.Thread | None = None
+        self.quit = False
+
+    def write(self, line: str) -> None:
+        with self._lock:
+            self._write_raw(line)
+
+    def handle(self, line: str) -> None:
+        """Act on one line from the GUI."""
+        words = line.strip().split(maxsplit=1)
+        if not words:
+            return
+        command, rest = words[0], words[1] if len(words) > 1 else ""
+        try:
+            action = getattr(self, "_" + command.replace("-", "_"), None)
+            if action is None:
+                raise HubError(f"unknown command {command!r}")
+            action(rest)
+        except (HubError, ValueError) as error:
+            message = str(error).replace('"', "'")
+            self.write(f'error message="{message}"')
+
+    # -- commands ------------------------------------------------------------------
+
+    def _hub(self, rest: str) -> None:
+        self.write(f'id name=Damier version={__version__} author="Damier developers"')
+        values = " ".join(HUB_VARIANTS)
+        self.write(f'param name=variant value=normal type=enum values="{values}"')
+        self.write("param name=level value=10 type=int min=1 max=10")
+        self.write("wait")
+
+    def _init(self, rest: str) -> None:
+        self._engine()
+        self.write("ready")
+
+    def _set_param(self, rest: str) -> None:
+        args = parse_args(rest)
+        name, value = args.get("name"), args.get("value", "")
+        if name == "variant":
+            self.variant = get_variant(HUB_VARIANTS.get(value, value))
+            self.board = Board(self.variant)
+            self.engine = None
+        elif name == "level":
+            if not value.isdigit() or not 1 <= int(value) <= 10:
+                raise HubError("level must be 1-10")
+            self.level = int(value)
+            self.engine = None
+        else:
+            raise HubError(f"unknown parameter {name!r}")
+
+    def _new_game(self, rest: str) -> None:
+        self._engine().new_game()
+        self.board = Board(self.variant)
+
+    def _pos(self, rest: str) -> None:
+        args = parse_args(rest)
+        board = board_from_hub(self.variant, args["pos"]) if "pos" in args else Board(self.variant)
+        for text in args.get("moves", "").split():
+            board.push(parse_hub_move(board, text))
+        self.board = board
+
+    def _level(self, rest: str) -> None:
+        args = parse_args(rest)
+        limits = Limits()
+        try:
+            if "depth" in args:
+                limits.depth = int(args["depth"])
+            if "move-time" in args:
+                limits.move_time = float(args["move-time"])
+            if "nodes" in args:
+                limits.nodes = int(args["nodes"])
+            if "time" in args:
+                limits.remaining = float(args["time"])
+            if "inc" in args:
+                limits.increment = float(args["inc"])
+            if "moves" in args:
+                limits.moves_to_go = int(args["moves"])
+        except ValueError:
+            raise HubError(f"bad level line: {rest!r}") from None
+        limits.infinite = "infinite" in args
+        self.limits = limits
+
+    def _go(self, rest: str) -> None:
+        if self._thinking is not None and self._thinking.is_alive():
+            raise HubError("already thinking")
+        mode = rest.strip() or "think"
+        if mode not in ("think", "ponder", "analyze"):
+            raise HubError(f"unknown go mode {mode!r}")
+        if not self.board.legal_moves:
+            raise HubError("no legal move in this position")
+        engine, board, limits = self._engine(), self.board.copy(), self.limits
+        self._thinking = threading.Thread(
+            target=self._think, args=(engine, board, limits, mode), daemon=True
+        )
+        self._thinking.start()
+
+    def _think(self, engine: Engine, board: Board, limits: Limits, mode: str) -> None:
+        from damier.engine import time_budget
+
+        seconds: float | None = limits.move_time
+        if limits.remaining is not None:
+            seconds = time_budget(limits.remaining, limits.increment, limits.moves_to_go)
+        if limits.infinite or mode != "think":
+            seconds = 3600.0 * 24
+        best = None
+        for info in engine.analyse(board, time=seconds, depth=limits.depth, nodes=limits.nodes):
+            best = info
+            pv = " ".join(hub_move(m) for m in info.pv)
+            score = info.score if info.mate is None else (10000 if info.mate > 0 else -10000)
+            self.write(
+                f"info depth={info.depth} score={score / 100:.2f} nodes={info.nodes} "
+                f'time={info.seconds:.2f} nps={info.nps / 1e6:.2f} pv="{pv}"'
+            )
+        if best is not None and best.best_move is not None:
+            ponder = f" ponder={hub_move(best.pv[1])}" if len(best.pv) > 1 else ""
+            self.write(f"done move={hub_move(best.best_move)}{ponder}")
+        else:
+            self.write("done")
+
+    def _stop(self, rest: str) -> None:
+        if self.engine is not None:
+            self.engine.stop()
+
+    def _ponder_hit(self, rest: str) -> None:
+        pass  # pondering searches until stopped; nothing changes on a hit
+
+    def _ping(self, rest: str) -> None:
+        self.write("pong")
+
+    def _quit(self, rest: str) -> None:
+        self._stop(rest)
+        if self._thinking is not None:
+            self._thinking.join()
+        self.quit = True
+
+    def _engine(self) -> Engine:
+        if self.engine is None or self.engine.variant != self.variant:
+            self.engine = Engine(self.variant, level=self.level)
+        return self.engine
+
+    def wait(self) -> None:
+        """Wait for a running search to finish."""
+        if self._thinking is not None:
+            self._thinking.join()
+
+
+def run_hub(
+    variant: str = "international",
+    level: int = 10,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> int:
+    """Serve the Hub protocol on standard input and output until ``quit`` or end of input."""
+
+    def write(line: str) -> None:
+        stdout.write(line + "\n")
+        stdout.flush()
+
+    hub = HubEngine(write, variant, level)
+    for line in stdin:
+        hub.handle(line)
+        if hub.quit:
+            break
+    else:  # end of input: let a running search finish and report its move
+        hub.wait()
+    return 0
