@@ -20,7 +20,8 @@ def random_positions(draw: st.DrawFn, variant_name: str) -> str:
     variant = get_variant(variant_name)
     geometry = geometry_of(variant)
     cells = list(range(geometry.cell_count))
-    chosen = draw(st.lists(st.sampled_from(cells), unique=True, min_size=2, max_size=16))
+    most = min(16, 2 * min(variant.pieces_per_player))
+    chosen = draw(st.lists(st.sampled_from(cells), unique=True, min_size=2, max_size=most))
     fields: list[list[str]] = [[], []]
     for index, cell in enumerate(chosen):
         player = index % 2

@@ -315,7 +315,7 @@ MALFORMED = {
         6,
         "not valid TOML",
     ),
-    "unknown base": ('[variant]\nname = "x"\nbase = "frisian"\n', 3, "unknown variant 'frisian'"),
+    "unknown base": ('[variant]\nname = "x"\nbase = "nonesuch"\n', 3, "unknown variant 'nonesuch'"),
     "no name": ('[variant]\nbase = "russian"\n', 1, "[variant] needs a name"),
     "name with a plus": ('[variant]\nname = "a+b"\nbase = "russian"\n', 2, "lower-case letters"),
     "missing switches without a base": (

@@ -48,8 +48,9 @@ R_LINE_MOVES = 9
 R_KING_ORDER = 10
 R_CHOICE_COUNT = 11  # number of capture-choice criteria
 R_CHOICE = 12  # the criteria, in priority order (4 slots)
-R_OPPOSITE = 16  # R_OPPOSITE + d: the direction opposite to d (up to 16 directions)
-R_SIZE = 32
+R_KING_VALUE = 16  # a king's worth for CHOICE_MOST_VALUE (a man is 100)
+R_OPPOSITE = 17  # R_OPPOSITE + d: the direction opposite to d (up to 16 directions)
+R_SIZE = 33
 
 # Kinds of direction lists in ``Tables.dirs`` and rows of ``Tables.counts``.
 MAN_STEP = 0
@@ -73,3 +74,4 @@ CHOICE_MOST_PIECES = 0
 CHOICE_WITH_KING = 1
 CHOICE_MOST_KINGS = 2
 CHOICE_EARLIEST_KING = 3
+CHOICE_MOST_VALUE = 4

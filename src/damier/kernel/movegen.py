@@ -17,6 +17,7 @@ from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.layout import (
     CAPS,
     CHOICE_MOST_KINGS,
+    CHOICE_MOST_VALUE,
     CHOICE_MOST_PIECES,
     CHOICE_WITH_KING,
     CROWN,
@@ -33,6 +34,7 @@ from damier.kernel.layout import (
     PROMOTE_ENDS_MOVE,
     R_CHOICE,
     R_CHOICE_COUNT,
+    R_KING_VALUE,
     R_IMMEDIATE_REMOVAL,
     R_KING_FLYING,
     R_KING_ORDER,
@@ -80,6 +82,11 @@ def _capture_value(t, piece, ncap, codes):
             value = (value << 8) | ncap
         elif criterion == CHOICE_WITH_KING:
             value = (value << 1) | (1 if piece % 2 == 0 else 0)
+        elif criterion == CHOICE_MOST_VALUE:
+            worth = 0
+            for i in range(ncap):
+                worth += t.rules[R_KING_VALUE] if codes[i] % 2 == 0 else 100
+            value = (value << 14) | worth
         elif criterion == CHOICE_MOST_KINGS:
             kings = 0
             for i in range(ncap):

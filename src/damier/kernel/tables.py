@@ -25,6 +25,7 @@ _CHOICE_IDS = {
     Choice.WITH_KING: L.CHOICE_WITH_KING,
     Choice.MOST_KINGS: L.CHOICE_MOST_KINGS,
     Choice.EARLIEST_KING: L.CHOICE_EARLIEST_KING,
+    Choice.MOST_VALUE: L.CHOICE_MOST_VALUE,
 }
 _PROMOTION_IDS = {
     Promotion.AT_END: L.PROMOTE_AT_END,
@@ -124,6 +125,7 @@ def compile_tables(variant: Variant) -> Tables:
     rules[L.R_NO_REVERSAL] = variant.no_reversal
     rules[L.R_LINE_MOVES] = variant.line_moves
     rules[L.R_KING_ORDER] = variant.king_order_matters
+    rules[L.R_KING_VALUE] = variant.king_value
     rules[L.R_CHOICE_COUNT] = len(variant.choice)
     for index, criterion in enumerate(variant.choice):
         rules[L.R_CHOICE + index] = _CHOICE_IDS[criterion]

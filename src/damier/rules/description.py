@@ -88,6 +88,8 @@ class Choice(StrEnum):
     """Capture the greatest number of kings."""
     EARLIEST_KING = "earliest-king"
     """Capture the sequence in which a king is met first."""
+    MOST_VALUE = "most-value"
+    """Capture the greatest value, a man counting 100 and a king ``king_value`` (Frisian)."""
 
 
 class Range(StrEnum):
@@ -148,6 +150,8 @@ class Variant:
     """Whether a man may jump a king (not in Italian)."""
     choice: tuple[Choice, ...] = ()
     """Capture-choice criteria in order of priority; empty means free choice."""
+    king_value: int = 100
+    """What a captured king counts for the ``most-value`` criterion (a man counts 100)."""
     promotion: Promotion = Promotion.AT_END
     """What crowning in the middle of a capture does."""
     removal: Removal = Removal.AT_END

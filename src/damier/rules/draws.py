@@ -55,7 +55,8 @@ class Endgame:
     The rule applies while the stronger side's ``(kings, men)`` is in ``strong`` and the
     other side has exactly one king and nothing else; ``min_strong_kings`` instead accepts
     any material with at least that many kings. The count starts with the move that
-    creates the balance; it restarts when the material changes if ``restarts``.
+    creates the balance; it restarts when a capture changes the material if ``restarts``
+    (a crowning inside the balance does not restart it, RULES.md section 1).
     """
 
     reason: str

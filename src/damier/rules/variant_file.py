@@ -45,6 +45,7 @@ the ``base`` variant, or without a base the default of :class:`Variant`)::
     no_reversal = false
     men_capture_kings = true
     king_order_matters = false
+    king_value = 100              # what a captured king counts for most-value (a man: 100)
 
     [crowning]
     promotion = "at-end"           # "at-end" | "continue-as-king" | "ends-move"
@@ -248,6 +249,7 @@ def variant_to_toml(variant: Variant) -> str:
         "",
         "[capture]",
         f"choice = {_list(choice.value for choice in variant.choice)}",
+        f"king_value = {variant.king_value}",
         f"removal = {_string(variant.removal.value)}",
         f"no_reversal = {_bool(variant.no_reversal)}",
         f"men_capture_kings = {_bool(variant.men_capture_kings)}",
@@ -879,6 +881,7 @@ _SIMPLE_TABLES: dict[str, dict[str, tuple[str, Converter]]] = {
     },
     "capture": {
         "choice": ("choice", _choices),
+        "king_value": ("king_value", _count(1)),
         "removal": ("removal", _enum(Removal)),
         "no_reversal": ("no_reversal", _boolean),
         "men_capture_kings": ("men_capture_kings", _boolean),

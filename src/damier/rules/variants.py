@@ -205,6 +205,36 @@ THAI = Variant(
 )
 
 
+FRISIAN = Variant(
+    name="frisian",
+    title="Frisian draughts",
+    width=10,
+    height=10,
+    board=BoardKind.DARK,
+    numbering=Numbering.ROW_BY_ROW,
+    start_fen="W:W31-50:B1-20",
+    man_moves=_FORWARD_DIAGONAL,
+    man_captures=ALL_DIRECTIONS,
+    king_captures=ALL_DIRECTIONS,
+    choice=(Choice.MOST_VALUE, Choice.WITH_KING),
+    king_value=199,
+    draw_rules=draws.REPETITION_ONLY,
+    pdn_game_type=40,
+    aliases=("fries",),
+    summary="captures along ranks and files too, the capture of most value, a king ~ 2 men",
+)
+
+FRYSK = dataclasses.replace(
+    FRISIAN,
+    name="frysk",
+    title="Frysk! (Frisian with five men each)",
+    start_fen="W:W46-50:B1-5",
+    pdn_game_type=None,
+    aliases=("frysk!",),
+    summary="Frisian draughts from five men each on the back rank",
+)
+
+
 def _ranks(files: str, *ranks: int) -> str:
     return ",".join(f"{file}{rank}" for rank in ranks for file in files)
 
@@ -291,6 +321,8 @@ BUILTIN: tuple[Variant, ...] = (
     CZECH,
     THAI,
     CANADIAN,
+    FRISIAN,
+    FRYSK,
 )
 
 _REGISTRY: dict[str, Variant] = {}
