@@ -300,15 +300,26 @@ class Board:
 
     # -- end of game ------------------------------------------------------------------
 
+    def crowned_player(self) -> int | None:
+        """In a variant where crowning wins (Breakthrough), the player who has a king."""
+        if not self.variant.crowning_wins:
+            return None
+        kings = [int(c) for c in self._cells if c != 0 and c % 2 == 0]
+        return (kings[0] - 1) // 2 if kings else None
+
     def is_game_over(self) -> bool:
-        """Whether the player to move has no legal move (draw rules belong to the game)."""
-        return len(self._generate()[1]) == 0
+        """Whether the game has ended on the board: the player to move has no legal move,
+        or (Breakthrough) a king was crowned. Draw rules belong to the game."""
+        return self.crowned_player() is not None or len(self._generate()[1]) == 0
 
     def winner(self) -> int | None:
-        """The winner when the player to move has no legal move, else None.
+        """The winner when the game has ended on the board, else None.
 
         Having no move loses, except in giveaway variants where it wins.
         """
+        crowned = self.crowned_player()
+        if crowned is not None:
+            return crowned
         if not self.is_game_over():
             return None
         if self.variant.giveaway:

@@ -99,6 +99,11 @@ def negamax(
         if keys[back] == key:
             return 0
         back -= 2
+    if t.rules[L.R_CROWNING_WINS] == 1:  # Breakthrough: the opponent has crowned and won
+        opponent_king = 2 * (1 - player) + 2
+        for cell in range(sq.shape[0]):
+            if sq[cell] == opponent_king:
+                return -MATE + ply
     moves = buffers[ply]
     count = generate(t, sq, player, moves, work, frames, True, True)
     if count < 0:  # more moves than the buffer holds: judge the position as it stands

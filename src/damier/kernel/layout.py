@@ -49,8 +49,9 @@ R_KING_ORDER = 10
 R_CHOICE_COUNT = 11  # number of capture-choice criteria
 R_CHOICE = 12  # the criteria, in priority order (4 slots)
 R_KING_VALUE = 16  # a king's worth for CHOICE_MOST_VALUE (a man is 100)
+R_CROWNING_WINS = 33  # 1: the first player to crown wins (Breakthrough)
 R_OPPOSITE = 17  # R_OPPOSITE + d: the direction opposite to d (up to 16 directions)
-R_SIZE = 33
+R_SIZE = 34
 
 # Kinds of direction lists in ``Tables.dirs`` and rows of ``Tables.counts``.
 MAN_STEP = 0

@@ -126,6 +126,7 @@ def compile_tables(variant: Variant) -> Tables:
     rules[L.R_LINE_MOVES] = variant.line_moves
     rules[L.R_KING_ORDER] = variant.king_order_matters
     rules[L.R_KING_VALUE] = variant.king_value
+    rules[L.R_CROWNING_WINS] = variant.crowning_wins
     rules[L.R_CHOICE_COUNT] = len(variant.choice)
     for index, criterion in enumerate(variant.choice):
         rules[L.R_CHOICE + index] = _CHOICE_IDS[criterion]

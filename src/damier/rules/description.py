@@ -165,6 +165,8 @@ class Variant:
     order (Italian, RULES.md decision 5)."""
     giveaway: bool = False
     """The goal is inverted: a player with no legal move on his turn wins."""
+    crowning_wins: bool = False
+    """The first player to crown a king wins (Breakthrough)."""
     draw_rules: tuple[DrawRule, ...] = REPETITION_ONLY
     """The draw rules of the variant's federation, checked after every move."""
     pdn_game_type: int | None = None

@@ -60,6 +60,7 @@ the ``base`` variant, or without a base the default of :class:`Variant`)::
 
     [goal]
     giveaway = false               # true with no [draws]: repetition only (RULES.md)
+    crowning_wins = false          # the first player to crown a king wins (Breakthrough)
 
     [hooks]
     line_moves = false             # Dameo's line move
@@ -262,6 +263,7 @@ def variant_to_toml(variant: Variant) -> str:
         "",
         "[goal]",
         f"giveaway = {_bool(variant.giveaway)}",
+        f"crowning_wins = {_bool(variant.crowning_wins)}",
         "",
         "[hooks]",
         f"line_moves = {_bool(variant.line_moves)}",
@@ -888,7 +890,10 @@ _SIMPLE_TABLES: dict[str, dict[str, tuple[str, Converter]]] = {
         "king_order_matters": ("king_order_matters", _boolean),
     },
     "crowning": {"promotion": ("promotion", _enum(Promotion))},
-    "goal": {"giveaway": ("giveaway", _boolean)},
+    "goal": {
+        "giveaway": ("giveaway", _boolean),
+        "crowning_wins": ("crowning_wins", _boolean),
+    },
     "hooks": {"line_moves": ("line_moves", _boolean)},
 }
 """Tables whose keys each set one field of :class:`Variant`: key -> (field, converter)."""

@@ -161,6 +161,16 @@ KILLER = dataclasses.replace(
     summary="International, but a king that captures a king stops right behind it",
 )
 
+BREAKTHROUGH = dataclasses.replace(
+    INTERNATIONAL,
+    name="breakthrough",
+    title="Breakthrough draughts",
+    crowning_wins=True,
+    pdn_game_type=None,
+    aliases=("bt",),
+    summary="International, but the first player to crown a king wins",
+)
+
 CANADIAN = dataclasses.replace(
     INTERNATIONAL,
     name="canadian",
@@ -318,6 +328,7 @@ BUILTIN: tuple[Variant, ...] = (
     CRODA,
     DAMEO,
     KILLER,
+    BREAKTHROUGH,
     CZECH,
     THAI,
     CANADIAN,
