@@ -146,9 +146,18 @@ SPANISH = Variant(
     choice=(Choice.MOST_PIECES, Choice.MOST_KINGS),
     promotion=Promotion.ENDS_MOVE,
     pdn_game_type=24,
-    aliases=("damas", "portuguese-classic"),
+    aliases=("damas",),
     draw_rules=draws.SPANISH_DRAWS,
     summary="mirrored board, flying kings, men capture forwards, most pieces then most kings",
+)
+
+PORTUGUESE = dataclasses.replace(
+    SPANISH,
+    name="portuguese",
+    title="Portuguese draughts (damas clássicas)",
+    pdn_game_type=28,
+    aliases=("damas-classicas",),
+    summary="the Spanish game as the Portuguese federation plays it, in its numbering",
 )
 
 KILLER = dataclasses.replace(
@@ -324,6 +333,7 @@ BUILTIN: tuple[Variant, ...] = (
     POOL,
     ITALIAN,
     SPANISH,
+    PORTUGUESE,
     TURKISH,
     CRODA,
     DAMEO,
