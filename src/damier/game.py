@@ -154,12 +154,16 @@ class Game:
         endgames: list[tuple[int, int] | None] = []
         rules = [r for r in self.variant.draw_rules if isinstance(r, Endgame)]
         for index, rule in enumerate(rules):
-            strong = next((p for p in (0, 1) if rule.applies(self.material_of(p))), None)
-            if strong is None:
+            fitting = [p for p in (0, 1) if rule.applies(self.material_of(p))]
+            if not fitting:
                 endgames.append(None)
                 continue
             previous = None if before is None else before.endgames[index]
-            changed = before is not None and material != before.material and rule.restarts
+            # King v king fits both ways: the side counted so far stays the stronger one.
+            keep = previous is not None and previous[1] in fitting
+            strong = previous[1] if keep and previous is not None else fitting[0]
+            # Only a capture starts a new count: a crowning keeps the same balance.
+            changed = before is not None and sum(material) != sum(before.material) and rule.restarts
             if previous is not None and previous[1] == strong and not changed:
                 endgames.append(previous)
             else:

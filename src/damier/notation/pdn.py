@@ -206,12 +206,12 @@ def read_pdn(text: str) -> list[PdnGame]:
             continue
         if kind == "tag":
             if in_movetext:
-                finish("*")  # a new game begins without a result for the last one
+                finish(_tag_result(game))  # a new game begins: the last one had no result
             if not game.tags and not game.moves:
                 game.line = line
             tag = _TAG.match(chunk)
             assert tag is not None
-            game.tags[tag.group(1)] = tag.group(2).replace('\\"', '"')
+            game.tags[tag.group(1)] = re.sub(r'\\([\\"])', r"\1", tag.group(2))
             continue
         if not in_movetext and not game.tags:
             game.line = line
@@ -264,21 +264,28 @@ def read_pdn(text: str) -> list[PdnGame]:
             node.nags.append(glyph.group(0))
         current.append(node)
     if in_movetext or game.tags:
-        finish(game.result if game.result != "*" else "*")
+        finish(_tag_result(game))
     return games
 
 
+def _tag_result(game: PdnGame) -> str:
+    """The result of a game whose movetext ends without one: its Result tag, else ``*``."""
+    tag = game.tags.get("Result", "*")
+    return tag if tag in RESULTS else "*"
+
+
 def _escape(value: str) -> str:
-    return value.replace('"', '\\"')
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _movetext(nodes: list[Node], first_ply: int, black_first: bool) -> list[str]:
+def _movetext(nodes: list[Node], first_ply: int) -> list[str]:
+    """``first_ply`` counts half moves from the first move of move pair 1 (the move of
+    the variant's first player)."""
     words: list[str] = []
     for index, node in enumerate(nodes):
         ply = first_ply + index
         number = ply // 2 + 1
-        white_to_move = (ply % 2 == 0) != black_first
-        if white_to_move:
+        if ply % 2 == 0:
             words.append(f"{number}.")
         elif index == 0 or nodes[index - 1].comments or nodes[index - 1].variations:
             words.append(f"{number}...")
@@ -286,7 +293,7 @@ def _movetext(nodes: list[Node], first_ply: int, black_first: bool) -> list[str]
         words.extend(n for n in node.nags if n.startswith("$"))
         words.extend("{" + comment + "}" for comment in node.comments)
         for variation in node.variations:
-            inner = _movetext(variation, ply, black_first)
+            inner = _movetext(variation, ply)
             words.append("(" + " ".join(inner) + ")")
     return words
 
@@ -303,15 +310,16 @@ def _wrap(words: list[str], width: int = 79) -> str:
     return "\n".join(lines)
 
 
-def _black_first(game: PdnGame) -> bool:
-    """Whether the game's first move is Black's (a FEN tag, else the variant's start)."""
-    fen = game.tags.get("FEN")
-    if fen is None:
-        try:
-            fen = game.variant().start_fen
-        except ValueError:
-            fen = "W"
-    return fen.strip().upper().startswith("B")
+def _second_half(game: PdnGame) -> bool:
+    """Whether the game's first move is the second half of move pair 1: the side to move
+    (FEN tag, else the variant's start) is not the variant's first player."""
+    try:
+        variant = game.variant()
+    except ValueError:
+        variant = None
+    fen = game.tags.get("FEN") or (variant.start_fen if variant else "W")
+    first = "B" if variant is not None and variant.first_player == 1 else "W"
+    return not fen.strip().upper().startswith(first)
 
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -323,9 +331,9 @@ def dump_pdn(game: PdnGame) -> str:
     tags["Result"] = game.result
     ordered = [t for t in SEVEN_TAGS if t in tags] + [t for t in tags if t not in SEVEN_TAGS]
     head = "\n".join(f'[{name} "{_escape(tags[name])}"]' for name in ordered)
-    black_first = _black_first(game)
+    offset = 1 if _second_half(game) else 0
     words = ["{" + game.comment + "}"] if game.comment else []
-    words += [*_movetext(game.moves, 0, black_first), game.result]
+    words += [*_movetext(game.moves, offset), game.result]
     return f"{head}\n\n{_wrap(words)}\n"
 
 
