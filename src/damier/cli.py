@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from damier.board import Board
 from damier.errors import FenError
-from damier.notation.pdn import PdnError, dump_pdn, game_record, read_pdn
+from damier.notation.pdn import PdnError, dump_pdn, normalised, read_pdn
 from damier.rules import Variant, all_variants, get_variant
 from damier.rules.variant_file import load_variant_file
 from damier.rules.variants import UnknownVariantError
@@ -143,22 +143,10 @@ def _pdn_convert(args: argparse.Namespace) -> int:
     failures = 0
     for record in read_pdn(_read_file(args.file)):
         try:
-            if record.errors:
-                raise record.errors[0]
-            game = record.replay(args.variant)
+            out.append(dump_pdn(normalised(record, args.variant)))
         except PdnError as error:
             failures += 1
             print(f"skipped the game at line {record.line}: {error}", file=sys.stderr)
-            continue
-        converted = game_record(game, record.tags)
-        converted.result = record.result
-        converted.tags.pop("Termination", None)
-        if "Termination" in record.tags:
-            converted.tags["Termination"] = record.tags["Termination"]
-        for node, original in zip(converted.moves, record.moves, strict=True):
-            node.comments, node.nags = original.comments, original.nags
-        converted.comment = record.comment
-        out.append(dump_pdn(converted))
     text = "\n".join(out)
     if args.output:
         with open(args.output, "w", encoding="utf-8") as handle:

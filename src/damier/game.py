@@ -225,7 +225,9 @@ class Game:
         if board.is_game_over():
             winner = board.winner()
             reason = "no pieces" if not self._has_pieces(board.turn) else "blocked"
-            if self.variant.giveaway:
+            if board.crowned_player() is not None:
+                reason = "crowned first"
+            elif self.variant.giveaway:
                 reason = f"{reason} (giveaway: no move wins)"
             self._finish(Result(winner, reason))
             return

@@ -387,10 +387,11 @@ def test_cli_convert_to_numbers(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["pdn", "convert", str(DATA / "russian.pdn")]) == 0
     out = capsys.readouterr().out
     flat = " ".join(out.split())
-    # c3=22 d4=18 f6=11 e5=15 g7=8 b2=25 h8=4 b4=17 f4=19 e3=23 g5=16 h6=12
+    # c3=22 d4=18 f6=11 e5=15 g7=8 b2=25 h8=4 b4=17 f4=19 e3=23 g5=16 h6=12;
+    # the variation too: g3=24 h4=20 b6=9 a5=13
     assert (
-        "1. 22-18 11-15 2. 18x11 8x15 3. 25-22 4-8 {a main line} 4. 22-17 15-19 "
-        "5. 23x16 12x19 0-2" in flat
+        "1. 22-18 11-15 2. 18x11 8x15 3. 25-22 4-8 {a main line} 4. 22-17 "
+        "(4. 24-20 9-13) 4... 15-19 5. 23x16 12x19 0-2" in flat
     )
     assert "1. 22x8 2-0" in flat
     assert "{White's man takes two and Black has nothing left}" in flat

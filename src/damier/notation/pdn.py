@@ -337,6 +337,40 @@ def dump_pdn(game: PdnGame) -> str:
     return f"{head}\n\n{_wrap(words)}\n"
 
 
+def normalised(record: PdnGame, default: str | Variant = "international") -> PdnGame:
+    """The game with every move, variations included, in the variant's own notation.
+
+    Raises :class:`PdnError` for a broken game or an illegal move of the main line; a
+    variation keeps its original text from its first illegal move on.
+    """
+    if record.errors:
+        raise record.errors[0]
+    game = record.replay(default)
+    start = Board(game.variant, record.tags.get("FEN"))
+    return PdnGame(
+        tags=dict(record.tags),
+        moves=_normalised_line(record.moves, start),
+        result=record.result,
+        comment=record.comment,
+        line=record.line,
+    )
+
+
+def _normalised_line(nodes: list[Node], board: Board) -> list[Node]:
+    board = board.copy()
+    line, legal = [], True
+    for node in nodes:
+        copy = Node(node.text, node.line, node.column, list(node.comments), list(node.nags))
+        copy.variations = [_normalised_line(variation, board) for variation in node.variations]
+        if legal:
+            try:
+                copy.text = board.push(node.text).notation
+            except ValueError:
+                legal = False
+        line.append(copy)
+    return line
+
+
 def game_record(game: Game, tags: dict[str, str] | None = None) -> PdnGame:
     """The PDN record of a played game, in the variant's own notation."""
     variant = game.variant
@@ -366,6 +400,7 @@ __all__ = [
     "PdnGame",
     "dump_pdn",
     "game_record",
+    "normalised",
     "read_pdn",
     "write_pdn",
 ]

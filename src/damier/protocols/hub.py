@@ -123,6 +123,7 @@ class HubEngine:
         self.board = Board(self.variant)
         self.limits = Limits()
         self._thinking: threading.Thread | None = None
+        self._stop_requested = threading.Event()
         self.quit = False
 
     def write(self, line: str) -> None:
@@ -213,12 +214,19 @@ class HubEngine:
         if not self.board.legal_moves:
             raise HubError("no legal move in this position")
         engine, board, limits = self._engine(), self.board.copy(), self.limits
+        # A stop can come before the search thread has started (and reset the engine's
+        # stop flag): it is remembered here and checked after every iteration.
+        self._stop_requested = threading.Event()
         self._thinking = threading.Thread(
-            target=self._think, args=(engine, board, limits, mode), daemon=True
+            target=self._think,
+            args=(engine, board, limits, mode, self._stop_requested),
+            daemon=True,
         )
         self._thinking.start()
 
-    def _think(self, engine: Engine, board: Board, limits: Limits, mode: str) -> None:
+    def _think(
+        self, engine: Engine, board: Board, limits: Limits, mode: str, stop: threading.Event
+    ) -> None:
         from damier.engine import time_budget
 
         seconds: float | None = limits.move_time
@@ -230,11 +238,17 @@ class HubEngine:
         for info in engine.analyse(board, time=seconds, depth=limits.depth, nodes=limits.nodes):
             best = info
             pv = " ".join(hub_move(m) for m in info.pv)
-            score = info.score if info.mate is None else (10000 if info.mate > 0 else -10000)
+            # Scan writes the end of the game n plies away as +/-(100 - n/100) ("99.xx"),
+            # which is how pydraughts and Hub read a forced win or loss back.
+            score = info.score
+            if info.mate is not None:
+                score = 10000 - info.mate if info.mate > 0 else -10000 - info.mate
             self.write(
                 f"info depth={info.depth} score={score / 100:.2f} nodes={info.nodes} "
                 f'time={info.seconds:.2f} nps={info.nps / 1e6:.2f} pv="{pv}"'
             )
+            if stop.is_set():
+                break
         if best is not None and best.best_move is not None:
             ponder = f" ponder={hub_move(best.pv[1])}" if len(best.pv) > 1 else ""
             self.write(f"done move={hub_move(best.best_move)}{ponder}")
@@ -242,6 +256,7 @@ class HubEngine:
             self.write("done")
 
     def _stop(self, rest: str) -> None:
+        self._stop_requested.set()
         if self.engine is not None:
             self.engine.stop()
 

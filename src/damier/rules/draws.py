@@ -150,9 +150,10 @@ FMJD64 = (
         strong_moves_only=True,
         lone_king_on_main_diagonal=True,
     ),
-    Endgame(reason="5-move rule", limit=10, strong=_AT_MOST_TWO_ONE_KING),
+    Endgame(reason="5-move rule", limit=10, strong=_AT_MOST_TWO_ONE_KING, restarts=False),
 )
-"""Russian and Brazilian draughts (FMJD-64 article 7.2)."""
+"""Russian and Brazilian draughts (FMJD-64 article 7.2); the 7.2.8 count, like lidraughts',
+never restarts once started."""
 
 WCDF = (Repetition(), QuietMoves(plies=80, reason="40-move rule"))
 """English draughts: threefold repetition and the 40-move rule."""
