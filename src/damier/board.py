@@ -11,6 +11,7 @@ Move('32-28')
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from damier.kernel.movegen import Scratch, generate, make_move, position_hash, u
 from damier.kernel.perft import move_buffers, perft, perft_stack
 from damier.kernel.tables import Tables, compile_tables
 from damier.notation.fen import parse_fen, write_fen
-from damier.notation.moves import split_move, square_name
+from damier.notation.moves import public_names, split_move, square_name
 from damier.rules import Variant, get_variant
 
 WHITE = 0
@@ -121,6 +122,30 @@ class LegalMoves(Sequence[Move]):
         return f"<LegalMoves ({', '.join(m.notation for m in self._list())})>"
 
 
+class _Workspace:
+    """The kernel's work arrays for one board shape, shared by the boards of a thread."""
+
+    def __init__(self, cells: int, max_captures: int) -> None:
+        self.scratch = Scratch(cells, max_captures)
+        self.buffer = np.zeros((128, L.row_width(max_captures)), dtype=np.int32)
+
+    def grow(self) -> None:
+        """Make the move buffer four times larger (a position with very many moves)."""
+        self.buffer = np.zeros((4 * len(self.buffer), self.buffer.shape[1]), dtype=np.int32)
+
+
+_WORKSPACES = threading.local()
+
+
+def _workspace(cells: int, max_captures: int) -> _Workspace:
+    """This thread's workspace for boards of this shape (generation is not re-entrant)."""
+    spaces: dict[tuple[int, int], _Workspace] = _WORKSPACES.__dict__.setdefault("spaces", {})
+    key = (cells, max_captures)
+    if key not in spaces:
+        spaces[key] = _Workspace(cells, max_captures)
+    return spaces[key]
+
+
 def _check_perft(depth: int, duplicates: str) -> None:
     if duplicates not in ("drop", "keep"):
         raise ValueError("duplicates must be 'drop' or 'keep'")
@@ -143,11 +168,9 @@ class Board:
         """Cells, names and lines of the board."""
         self._tables: Tables = compile_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
-        self._scratch = Scratch(self.geometry.cell_count, self._maxc)
-        self._buffer = np.zeros((128, L.row_width(self._maxc)), dtype=np.int32)
         self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
         self._cache: tuple[npt.NDArray[np.int32], LegalMoves] | None = None
-        self._names = [square_name(self.geometry, c) for c in range(self.geometry.cell_count)]
+        self._names = public_names(self.geometry)
         self._cells, self._turn = parse_fen(self.variant, fen or self.variant.start_fen)
 
     # -- position ---------------------------------------------------------------------
@@ -188,7 +211,6 @@ class Board:
         other.__dict__.update(self.__dict__)
         other._cells = self._cells.copy()
         other._history = list(self._history)
-        other._scratch = Scratch(self.geometry.cell_count, self._maxc)
         return other
 
     # -- moves ------------------------------------------------------------------------
@@ -201,21 +223,21 @@ class Board:
 
     def _rows(self, dedupe: bool) -> npt.NDArray[np.int32]:
         """The kernel's move rows for the position (growing the buffer as needed)."""
+        space = _workspace(self.geometry.cell_count, self._maxc)
         while True:
-            s = self._scratch
             count = generate(
                 self._tables,
                 self._cells,
                 self._turn,
-                self._buffer,
-                s.work,
-                s.frames,
+                space.buffer,
+                space.scratch.work,
+                space.scratch.frames,
                 dedupe,
                 True,
             )
             if count >= 0:
-                return self._buffer[:count].copy()
-            self._buffer = np.zeros((4 * len(self._buffer), self._buffer.shape[1]), np.int32)
+                return space.buffer[:count].copy()
+            space.grow()
 
     def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
         """Moves as users see them; the short notation unless it would fit two moves."""
@@ -336,10 +358,11 @@ class Board:
         """
         _check_perft(depth, duplicates)
         width = L.row_width(self._maxc)
-        capacity = len(self._buffer)
+        space = _workspace(self.geometry.cell_count, self._maxc)
+        capacity = len(space.buffer)
         while True:
             buffers = move_buffers(depth, capacity, width)
-            s = self._scratch
+            s = space.scratch
             count = perft(
                 self._tables,
                 self._cells,

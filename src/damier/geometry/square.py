@@ -94,14 +94,15 @@ class SquareGeometry:
     def parse_square(self, text: str) -> Cell:
         """The cell named ``text`` in this board's numbering or in algebraic notation."""
         key = text.strip().lower()
-        index = _name_index(self)
+        index = square_index(self)
         if key in index:
             return index[key]
         raise ValueError(f"no square {text!r} on this board")
 
 
 @cache
-def _name_index(geometry: SquareGeometry) -> dict[str, Cell]:
+def square_index(geometry: SquareGeometry) -> dict[str, Cell]:
+    """Every accepted square name (lower case) and its cell."""
     index = {name: cell for cell, name in enumerate(geometry.algebraic_names)}
     index.update({name: cell for cell, name in enumerate(geometry.names)})
     return index

@@ -12,6 +12,7 @@ import numpy.typing as npt
 
 from damier.errors import FenError
 from damier.geometry import SquareGeometry, geometry_of
+from damier.geometry.square import square_index
 from damier.rules.description import Variant
 
 PLAYER_LETTERS = "WB"
@@ -22,8 +23,9 @@ def _man(player: int) -> int:
     return 2 * player + 1
 
 
-def _expand(geometry: SquareGeometry, token: str, field: str) -> list[int]:
+def _expand(geometry: SquareGeometry, token: str, letter: str) -> list[int]:
     """Cells named by one comma-separated token: a square or, on numbered boards, a range."""
+    field = f"the {letter} pieces"
     if geometry.numeric and re.fullmatch(r"\d+-\d+", token):
         low, high = (int(part) for part in token.split("-"))
         if low > high:
@@ -58,6 +60,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
     (1, 1)
     """
     geometry = geometry_of(variant)
+    index = square_index(geometry)
     body = text.strip()
     wrapped = re.fullmatch(r'\[\s*FEN\s+"(.*)"\s*\]', body, flags=re.DOTALL)
     if wrapped:
@@ -69,7 +72,8 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
     side = fields[0].upper()
     if side not in PLAYER_LETTERS or len(side) != 1:
         raise FenError(f"FEN must start with the side to move, W or B, not {fields[0]!r}")
-    cells = np.zeros(geometry.cell_count, dtype=np.int8)
+    codes = [0] * geometry.cell_count
+    counts = [0, 0]
     seen: set[str] = set()
     for field in fields[1:]:
         if not field:
@@ -83,29 +87,33 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
             raise FenError(f"FEN gives the pieces of {letter} twice")
         seen.add(letter)
         player = PLAYER_LETTERS.index(letter)
+        crowning_row = geometry.crowning_row(player)
         for raw in field[1:].split(","):
             token = raw.strip().lower()
             if not token:
                 continue
-            king = token.startswith("k")
+            # "K" marks a king; on algebraic boards "k2" may also be a man on the k-file.
+            king = token.startswith("k") and (geometry.numeric or token not in index)
             name = token[1:] if king else token
-            for cell in _expand(geometry, name, f"the {letter} pieces"):
+            named = (index[name],) if name in index else _expand(geometry, name, letter)
+            for cell in named:
                 square = geometry.names[cell]
-                if cells[cell] != 0:
+                if codes[cell] != 0:
                     raise FenError(f"square {square} is given twice")
-                if not king and geometry.crowning_row(player) == geometry.coordinates[cell][0]:
+                if not king and geometry.coordinates[cell][0] == crowning_row:
                     raise FenError(
                         f"a {letter} man on {square} stands on its crowning row; "
                         f"write it as a king (K{square})"
                     )
-                cells[cell] = _man(player) + (1 if king else 0)
+                codes[cell] = _man(player) + (1 if king else 0)
+                counts[player] += 1
     start = variant.pieces_per_player
     for player, letter in enumerate(PLAYER_LETTERS):
-        pieces = int(np.count_nonzero((cells == _man(player)) | (cells == _man(player) + 1)))
-        if pieces > start[player]:
+        if counts[player] > start[player]:
             raise FenError(
-                f"{letter} has {pieces} pieces; {variant.name} starts with {start[player]}"
+                f"{letter} has {counts[player]} pieces; {variant.name} starts with {start[player]}"
             )
+    cells = np.array(codes, dtype=np.int8)
     return cells, PLAYER_LETTERS.index(side)
 
 

@@ -6,10 +6,17 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from damier.geometry import Cell, SquareGeometry
 
 _SEPARATORS = re.compile(r"\s*[-x:]\s*", flags=re.IGNORECASE)
+
+
+@cache
+def public_names(geometry: SquareGeometry) -> tuple[int | str, ...]:
+    """Every cell's name as users see it (see :func:`square_name`)."""
+    return tuple(square_name(geometry, cell) for cell in range(geometry.cell_count))
 
 
 def square_name(geometry: SquareGeometry, cell: Cell) -> int | str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 from damier.rules.draws import REPETITION_ONLY, DrawRule
@@ -183,7 +184,7 @@ class Variant:
         """The player who moves first (0 = White, 1 = Black), read from the start FEN."""
         return 1 if self.start_fen.lstrip().upper().startswith("B") else 0
 
-    @property
+    @cached_property
     def pieces_per_player(self) -> tuple[int, ...]:
         """Pieces each player has in the start position: the most a position may hold."""
         counts = [0, 0]
