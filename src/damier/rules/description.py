@@ -184,6 +184,14 @@ class Variant:
         """The player who moves first (0 = White, 1 = Black), read from the start FEN."""
         return 1 if self.start_fen.lstrip().upper().startswith("B") else 0
 
+    def __hash__(self) -> int:
+        return self._hash
+
+    @cached_property
+    def _hash(self) -> int:
+        """Hashing every field on each cache lookup is slow; a variant never changes."""
+        return hash(tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+
     @cached_property
     def pieces_per_player(self) -> tuple[int, ...]:
         """Pieces each player has in the start position: the most a position may hold."""
