@@ -206,9 +206,8 @@ class Engine:
         sq = board.cells
         player = board.turn
         key = board.zobrist_hash()
-        rows = np.zeros((256, L.row_width(self._maxc)), dtype=np.int32)
-        count = generate(t, sq, player, rows, context.work, context.frames, True, True)
-        rows = rows[:count].copy()
+        rows = board._rows(dedupe=True)  # the board grows its buffer for any number of moves
+        count = len(rows)
         moves = board._describe(rows)
         started = clock.perf_counter()
         if count == 0:

@@ -1,0 +1,464 @@
+"""The engine: legal moves always, forced wins found with the right mate distance, limits,
+``stop()`` latency and levels.
+
+The forced positions below were worked out by hand (the reasoning is next to each) and are
+cross-checked by a plain minimax over :class:`damier.Board` (``wins_within``), independent
+of the engine's search.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+
+import pytest
+
+from damier import Board, Move, all_variants
+from damier.engine import Engine, Info
+from damier.engine.search import MATE, S_NODES
+
+VARIANTS = [v.name for v in all_variants()] + [
+    "international-giveaway",
+    "russian-giveaway",
+    "english-giveaway",
+]
+
+_ENGINES: dict[tuple[str, int], Engine] = {}
+
+
+def engine(variant: str, level: int = 10) -> Engine:
+    """One engine per variant and level for the whole module (building one is cheap once
+    the kernel is compiled, but not free)."""
+    key = (variant, level)
+    if key not in _ENGINES:
+        _ENGINES[key] = Engine(variant, level=level, seed=1, table_megabytes=4)
+    found = _ENGINES[key]
+    found.new_game()
+    return found
+
+
+def notations(moves: object) -> set[str]:
+    return {m.notation for m in moves}  # type: ignore[attr-defined]
+
+
+# --------------------------------------------------------------------------------------
+# A minimax over Board, independent of the engine
+# --------------------------------------------------------------------------------------
+
+
+def _no_move_wins(board: Board) -> bool:
+    return bool(board.variant.giveaway)
+
+
+def wins_within(board: Board, plies: int) -> bool:
+    """Whether the side to move can force the end of the game in its favour within
+    ``plies`` plies (having no move loses, or wins in giveaway)."""
+    moves = list(board.legal_moves)
+    if not moves:
+        return _no_move_wins(board)
+    if plies <= 0:
+        return False
+    for move in moves:
+        board.push(move)
+        lost = loses_within(board, plies - 1)
+        board.pop()
+        if lost:
+            return True
+    return False
+
+
+def loses_within(board: Board, plies: int) -> bool:
+    """Whether the side to move cannot avoid losing within ``plies`` plies."""
+    moves = list(board.legal_moves)
+    if not moves:
+        return not _no_move_wins(board)
+    if plies <= 0:
+        return False
+    for move in moves:
+        board.push(move)
+        won = wins_within(board, plies - 1)
+        board.pop()
+        if not won:
+            return False
+    return True
+
+
+def winning_moves(board: Board, plies: int) -> set[str]:
+    """The moves after which the opponent loses within ``plies - 1`` plies."""
+    found = set()
+    for move in list(board.legal_moves):
+        board.push(move)
+        if loses_within(board, plies - 1):
+            found.add(move.notation)
+        board.pop()
+    return found
+
+
+# --------------------------------------------------------------------------------------
+# Never an illegal move
+# --------------------------------------------------------------------------------------
+
+
+def _play(board: Board, eng: Engine, plies: int) -> int:
+    """Let ``eng`` play both sides for ``plies`` plies; every move must be legal."""
+    played = 0
+    for _ in range(plies):
+        legal = list(board.legal_moves)
+        result = eng.search(board)
+        if not legal:
+            assert result.best_move is None
+            assert result.mate == 0
+            break
+        assert result.best_move in legal, (board.fen, result.best_move, legal)
+        # the whole principal variation is playable
+        line = board.copy()
+        for move in result.pv:
+            assert move in line.legal_moves, (board.fen, result.pv)
+            line.push(move)
+        board.push(result.best_move)
+        played += 1
+    return played
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_engine_plays_only_legal_moves(variant: str) -> None:
+    eng = engine(variant, level=3)
+    board = Board(variant)
+    _play(board, eng, 16)
+    # from random positions (a random playout first)
+    rng = random.Random(variant)
+    for _ in range(2):
+        board = Board(variant)
+        for _ in range(rng.randrange(6, 40)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        _play(board, eng, 8)
+
+
+@pytest.mark.parametrize("level", [1, 5, 10])
+def test_engine_plays_only_legal_moves_at_every_level(level: int) -> None:
+    eng = engine("international", level=level)
+    board = Board("international")
+    for _ in range(10):
+        result = eng.search(board, depth=3, time=0.5)
+        assert result.best_move in board.legal_moves
+        board.push(result.best_move)
+
+
+def test_single_legal_move_is_returned() -> None:
+    # black's only move is the capture 29x38 (after the shot below)
+    board = Board("international", "B:W33,39,42,47:B28,29")
+    (only,) = board.legal_moves
+    assert only.notation == "29x38"
+    for level in (1, 10):
+        result = engine("international", level).search(board, depth=5)
+        assert result.best_move == only
+        assert result.pv[0] == only
+
+
+def test_single_legal_move_quiet() -> None:
+    # a lone black king in the corner of the main road, its only move 4-8
+    board = Board("russian", "B:WK11,K15:BK4")
+    assert notations(board.legal_moves) == {"4-8"}
+    result = engine("russian").search(board, depth=4)
+    assert result.best_move is not None and result.best_move.notation == "4-8"
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "score"),
+    [
+        ("international", "W:W:B28", -MATE),  # no piece left: lost
+        ("russian", "W:W29:B25,22", -MATE),  # man on a1 blocked by 25 and 22 behind it
+        ("international-giveaway", "W:W:B28", MATE),  # giveaway: no move wins
+    ],
+)
+def test_no_legal_move(variant: str, fen: str, score: int) -> None:
+    """With no legal move the search returns at once: no best move, ``mate == 0``, and the
+    score of the finished game (lost, or won in giveaway)."""
+    board = Board(variant, fen)
+    assert not board.legal_moves
+    result = engine(variant).search(board, depth=5)
+    assert result.best_move is None
+    assert result.pv == ()
+    assert result.mate == 0
+    assert result.score == score
+    assert result.depth == 0
+    infos = list(engine(variant).analyse(board, depth=5))
+    assert len(infos) == 1 and infos[0].best_move is None and infos[0].mate == 0
+
+
+# --------------------------------------------------------------------------------------
+# Forced wins
+# --------------------------------------------------------------------------------------
+
+FORCED = [
+    pytest.param(
+        # International shot. White men 38 (e3), 39 (g3), 42 (d2), 47 (c1); black 28 (e5),
+        # 29 (g5). 38-33 offers a man: 28x39 is blocked (39 is white), so black must take
+        # 29x38 (the continuation over 42 to 47 is blocked by 47); then 42x22 takes 38 and
+        # 28, the last black pieces: black has no move three plies from now.
+        "international",
+        "W:W38,39,42,47:B28,29",
+        {"38-33"},
+        3,
+        id="international-shot",
+    ),
+    pytest.param(
+        # Russian shot with a mid-capture crowning. White 9 (b6), 13 (a5), 14 (c5); black
+        # 11 (f6), 15 (e5). 14-10 offers a man; 15x6 is forced (on to 13 blocked by 13).
+        # Then 9x6 reaches the last rank at 2 and goes on as a king: 2 over 11 to 16/20.
+        # Black has no piece left three plies on. 9-5/9-6 give no forced win that soon.
+        "russian",
+        "W:W9,13,14:B11,15",
+        {"14-10"},
+        3,
+        id="russian-shot-crowning",
+    ),
+    pytest.param(
+        # A white king on 46 takes the last black man on 28 and may land on 23, 19, 14,
+        # 10 or 5: every move wins at once.
+        "international",
+        "W:WK46:B28",
+        {"46x23", "46x19", "46x14", "46x10", "46x5"},
+        1,
+        id="international-last-piece",
+    ),
+    pytest.param(
+        # Two kings against one (Russian flying kings): the lone king sits in the h8 corner
+        # (4) of the main road. 12-8 puts a king next to it with the king on 11 behind:
+        # it cannot take (11 is occupied) and has no other square: no move, lost.
+        "russian",
+        "W:WK11,K12:BK4",
+        {"12-8"},
+        1,
+        id="russian-2k-v-1k-blocked",
+    ),
+    pytest.param(
+        # Same trap in Brazilian (international rules on 8x8).
+        "brazilian",
+        "W:WK11,K12:BK4",
+        {"12-8"},
+        1,
+        id="brazilian-2k-v-1k-blocked",
+    ),
+    pytest.param(
+        # Two kings against one, the lone king on 4 (h8), white kings on 11 and 15 on the
+        # main road. 15-29 (to a1) lets black take 11 -- compulsory -- landing on 15, 18,
+        # 22 or 25, on the road in front of the king on 29, which then takes it. Three
+        # plies. Stopping on 18, 22 or 25 instead fails: the black king takes 11 and goes
+        # on over that king too (a flying king jumps two pieces on one line if there is
+        # room between and behind them).
+        "russian",
+        "W:WK11,K15:BK4",
+        {"15-29"},
+        3,
+        id="russian-2k-v-1k-sacrifice",
+    ),
+    pytest.param(
+        # Giveaway: white's last man on 38 (e3) goes to 32 where black 28 must take it
+        # (28x37): white has no piece, which wins. 38-33 is not taken (the landing squares
+        # are black's own 39 and 28).
+        "international-giveaway",
+        "W:W38:B28,39",
+        {"38-32"},
+        2,
+        id="giveaway-lose-last-man",
+    ),
+]
+
+
+@pytest.mark.parametrize(("variant", "fen", "best", "mate"), FORCED)
+def test_forced_win_is_found(variant: str, fen: str, best: set[str], mate: int) -> None:
+    board = Board(variant, fen)
+    # the independent minimax agrees with the hand analysis
+    assert wins_within(board, mate)
+    assert not wins_within(board, mate - 1)
+    assert winning_moves(board, mate) == best
+    result = engine(variant).search(board, depth=mate + 4)
+    assert result.best_move is not None
+    assert result.best_move.notation in best
+    assert result.mate == mate
+    assert result.score == MATE - mate
+    # the principal variation is the forced line, ending where the loser has no move
+    line = board.copy()
+    for move in result.pv:
+        line.push(move)
+    assert len(result.pv) == mate
+    assert not line.legal_moves
+
+
+def test_forced_win_found_by_shallow_search() -> None:
+    """A three-ply shot is found by an iteration of depth 3 (captures are played out)."""
+    board = Board("international", "W:W38,39,42,47:B28,29")
+    result = engine("international").search(board, depth=3)
+    assert result.best_move is not None and result.best_move.notation == "38-33"
+    assert result.mate == 3
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "mate"),
+    [
+        # Black to move must take 11 with the king on 4 (landing 15, 18, 22 or 25 -- 29
+        # is white): the king on 29 takes it back. Lost in two plies whatever black does.
+        ("russian", "B:WK11,K29:BK4", -2),
+        # Giveaway, black to move; white's last man on 38 (e3), black men on 41 (b2) and
+        # 23 (f6). 23-28 / 23-29: white steps next to that man (38-32 / 38-33), which
+        # must take it. 41-46 / 41-47 crown a king on the long diagonal through 32 / 38:
+        # 38-32 / 38-33 puts the man in front of the king, which must take it. In three
+        # plies white has no piece left, which wins for white.
+        ("international-giveaway", "B:W38:B41,23", -3),
+    ],
+)
+def test_forced_loss_is_seen(variant: str, fen: str, mate: int) -> None:
+    board = Board(variant, fen)
+    assert len(board.legal_moves) > 1
+    assert loses_within(board, -mate)
+    result = engine(variant).search(board, depth=6)
+    assert result.mate == mate
+    assert result.score == -MATE - mate
+
+
+def test_mate_sign_is_from_the_side_to_move() -> None:
+    """The trap seen by the winner (mate > 0, score > 0) and, a ply later, by the loser."""
+    won = engine("russian").search(Board("russian", "W:WK11,K15:BK4"), depth=6)
+    lost = engine("russian").search(Board("russian", "B:WK11,K29:BK4"), depth=6)
+    assert won.mate is not None and won.mate > 0 and won.score > 0
+    assert lost.mate is not None and lost.mate < 0 and lost.score < 0
+
+
+# --------------------------------------------------------------------------------------
+# stop() and limits
+# --------------------------------------------------------------------------------------
+
+
+def test_stop_returns_quickly() -> None:
+    eng = engine("international")
+    board = Board("international", "W:W31-50:B1-20")
+    eng.search(board, depth=4)  # warm-up: nothing left to compile
+    first = threading.Event()
+    infos: list[Info] = []
+
+    def consume() -> None:
+        for info in eng.analyse(board, time=60.0):
+            infos.append(info)
+            first.set()
+
+    thread = threading.Thread(target=consume, daemon=True)
+    thread.start()
+    assert first.wait(10.0)
+    time.sleep(0.1)  # let it get into a deeper iteration
+    started = time.perf_counter()
+    eng.stop()
+    thread.join(5.0)
+    elapsed = time.perf_counter() - started
+    assert not thread.is_alive()
+    assert elapsed < 0.05, elapsed
+    assert infos and infos[-1].best_move in board.legal_moves
+
+
+def test_breaking_out_of_analyse_stops_the_search() -> None:
+    eng = engine("international")
+    board = Board("international")
+    started = time.perf_counter()
+    for info in eng.analyse(board, time=60.0):
+        if info.depth >= 2:
+            break
+    assert time.perf_counter() - started < 5.0
+    # the engine is free again
+    assert eng.search(board, depth=2).depth == 2
+
+
+def test_analyse_yields_every_iteration() -> None:
+    eng = engine("international")
+    infos = list(eng.analyse(Board("international"), depth=5))
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
+    assert all(i.best_move in Board("international").legal_moves for i in infos)
+    nodes = [i.nodes for i in infos]
+    assert nodes == sorted(nodes)
+
+
+@pytest.mark.parametrize("variant", ["international", "russian", "turkish"])
+def test_depth_limit(variant: str) -> None:
+    result = engine(variant).search(Board(variant), depth=3)
+    assert result.depth == 3
+    assert len(result.pv) >= 1
+    result = engine(variant).search(Board(variant), depth=1)
+    assert result.depth == 1
+
+
+@pytest.mark.parametrize("limit", [2_000, 20_000])
+def test_node_limit(limit: int) -> None:
+    eng = engine("international")
+    result = eng.search(Board("international"), nodes=limit)
+    # the search stops at the limit (the last complete iteration reported fewer nodes)
+    assert result.nodes <= limit
+    assert limit <= eng._context.stats[S_NODES] <= limit + 1
+    assert result.best_move in Board("international").legal_moves
+
+
+def test_time_limit() -> None:
+    eng = engine("international")
+    board = Board("international", "W:W31-50:B1-20")
+    eng.search(board, depth=2)
+    started = time.perf_counter()
+    result = eng.search(board, time=0.2)
+    elapsed = time.perf_counter() - started
+    assert elapsed < 0.4, elapsed
+    assert result.best_move in board.legal_moves
+    assert result.depth >= 1
+
+
+def test_level_bounds_apply() -> None:
+    eng = engine("international", level=1)
+    result = eng.search(Board("international"), depth=6)
+    assert result.depth <= 1
+
+
+def test_bad_level_is_refused() -> None:
+    with pytest.raises(ValueError):
+        Engine("international", level=11)
+    with pytest.raises(ValueError):
+        Engine("international", level=0)
+
+
+def test_board_of_another_variant_is_refused() -> None:
+    with pytest.raises(ValueError):
+        engine("international").search(Board("russian"), depth=1)
+
+
+# --------------------------------------------------------------------------------------
+# Levels
+# --------------------------------------------------------------------------------------
+
+
+def test_level_1_varies_with_the_seed() -> None:
+    board = Board("international")  # quiet: nine moves, nothing to take
+    chosen: set[Move | None] = set()
+    for seed in range(20):
+        eng = Engine("international", level=1, seed=seed, table_megabytes=1)
+        chosen.add(eng.search(board).best_move)
+    assert len(chosen) > 1
+    assert chosen <= set(board.legal_moves)
+
+
+def test_level_1_same_seed_same_moves() -> None:
+    board = Board("russian")
+    a = Engine("russian", level=1, seed=7, table_megabytes=1)
+    b = Engine("russian", level=1, seed=7, table_megabytes=1)
+    assert [a.search(board).best_move for _ in range(5)] == [
+        b.search(board).best_move for _ in range(5)
+    ]
+
+
+def test_level_10_is_deterministic() -> None:
+    board = Board("international")
+    board.push("32-28")
+    board.push("19-23")
+    results = []
+    for seed in (1, 2, 3):
+        eng = Engine("international", level=10, seed=seed, table_megabytes=4)
+        results.append(eng.search(board, depth=6))
+    assert len({(r.best_move, r.score, r.pv, r.nodes) for r in results}) == 1
