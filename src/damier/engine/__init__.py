@@ -36,7 +36,7 @@ from damier.engine.search import (
     row_keys,
 )
 from damier.kernel import layout as L
-from damier.kernel.movegen import generate, make_move, unmake_move
+from damier.kernel.movegen import make_move, unmake_move
 from damier.kernel.tables import compile_tables
 from damier.rules import Variant, get_variant
 
@@ -202,7 +202,6 @@ class Engine:
         stats[S_NODE_LIMIT] = node_limit
         stats[S_NO_MOVE] = MATE if self.variant.giveaway else -MATE
         stats[S_HISTORY] = 0
-        t = self._tables
         sq = board.cells
         player = board.turn
         key = board.zobrist_hash()
