@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -45,12 +46,32 @@ def test_english_two_move_deck_is_the_49_pairs_less_the_six_barred() -> None:
     assert set(deck.openings) == pairs - BARRED
 
 
-def test_spanish_deck_says_it_is_not_computed_yet() -> None:
+def _two_move_openings(variant: str) -> set[tuple[str, str]]:
+    board = Board(variant)
+    pairs = set()
+    for first in board.legal_moves:
+        board.push(first)
+        pairs |= {(first.notation, reply.notation) for reply in board.legal_moves}
+        board.pop()
+    return pairs
+
+
+def test_spanish_deck_is_the_49_less_the_six_it_names() -> None:
     deck = OpeningDeck.builtin("spanish-2move")
-    assert deck.variant == "spanish"
-    assert not deck.complete
-    assert len(deck.openings) == 49
-    assert "six least balanced" in deck.note
+    assert deck.variant == "spanish" and deck.complete
+    dropped = set(re.findall(r"dropped (\S+) (\S+) \(", deck.note))
+    assert len(dropped) == 6 and len(deck.openings) == 43
+    assert set(deck.openings) | dropped == _two_move_openings("spanish")
+    assert not dropped & set(deck.openings)
+
+
+@pytest.mark.slow
+def test_spanish_deck_is_what_the_engine_computes() -> None:
+    from damier.engine.openings import rate_openings
+
+    rated = rate_openings("spanish", depth=18)
+    deck = OpeningDeck.builtin("spanish-2move")
+    assert set(deck.openings) == {opening.moves for opening in rated[:43]}
 
 
 def test_unknown_and_malformed_decks_are_clear_errors() -> None:
