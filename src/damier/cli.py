@@ -187,10 +187,127 @@ def _hub(args: argparse.Namespace) -> int:
     return run_hub(HUB_VARIANTS.get(args.variant, args.variant), args.level)
 
 
+def _write_text(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise ValueError(f"cannot write {path}: {error.strerror}") from None
+
+
+def _dxp(args: argparse.Namespace) -> int:
+    from damier.protocols import dxp
+
+    def log(line: str) -> None:
+        print(line, flush=True)
+
+    def session_on(channel: dxp.Channel) -> dxp.DxpSession:
+        return dxp.DxpSession(channel, level=args.level, seconds=args.time, log=log)
+
+    played: list[dxp.DxpGame] = []
+    try:
+        if args.listen is not None:
+            server = dxp.listen(args.host, args.listen)
+            where = f"{args.host}:{server.getsockname()[1]}"
+            print(f"waiting for a DXP Initiator on {where}", flush=True)
+            try:
+                sock, peer = server.accept()
+            finally:
+                server.close()
+            print(f"connected: {peer[0]}:{peer[1]}", flush=True)
+            session = session_on(dxp.Channel(sock))
+            played.extend(session.serve_games())
+        else:
+            host, _, port = args.connect.rpartition(":")
+            if not host or not port.isdigit():
+                raise ValueError(f"--connect wants HOST:PORT, not {args.connect!r}")
+            session = session_on(dxp.connect(host, int(port)))
+            colour = 0 if args.colour == "white" else 1
+            for number in range(args.games):
+                last = number == args.games - 1
+                try:
+                    played.append(
+                        session.request_game(colour, args.minutes, args.moves, args.fen, int(last))
+                    )
+                except ConnectionRefusedError as error:
+                    print(f"game refused: {error}")
+                    break
+                if played[-1].peer_stops or session.channel.closed:
+                    break
+                colour = 1 - colour
+        session.close()
+    except dxp.ConnectionLostError as error:
+        print(f"damier: error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        if args.pdn and played:
+            _write_text(args.pdn, "\n".join(game.pdn() for game in played))
+    for number, game in enumerate(played, start=1):
+        result = game.result.pdn if game.result is not None else "*"
+        tags = game.tags()
+        print(f"game {number}: {tags['White']} - {tags['Black']} {result} ({game.reason})")
+    return 0
+
+
+def _match(args: argparse.Namespace) -> int:
+    from damier.engine_match import Limits, load_deck, progress_printer, run_match, summary
+
+    if len(args.engine) != 2:
+        raise ValueError("give exactly two --engine options")
+    deck = load_deck(args.openings) if args.openings else None
+    limits = Limits(time=args.time, depth=args.depth)
+    if args.time is None and args.depth is None:
+        limits = Limits(time=1.0)
+    on_game, close = progress_printer(args.games)
+    try:
+        report = run_match(
+            _variant(args),
+            args.engine,
+            args.games,
+            limits,
+            deck,
+            seed=args.seed,
+            max_plies=args.max_plies,
+            on_game=on_game,
+            log=lambda line: print(line, file=sys.stderr, flush=True),
+        )
+    finally:
+        close()
+    for line in summary(report):
+        print(line)
+    if args.pdn:
+        _write_text(args.pdn, report.pdn())
+    return 0
+
+
 def _play(args: argparse.Namespace) -> int:
     from damier.play import play_in_terminal
 
     return play_in_terminal(_variant(args), args.fen, args.clock, args.pdn)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from damier.server.app import create_app
+    from damier.server.settings import Settings, SettingsError
+
+    overrides = {"database_url": args.database} if args.database else {}
+    try:
+        app = create_app(Settings(**overrides))
+    except SettingsError as error:
+        raise ValueError(str(error)) from None
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"damier: serving on http://{host}:{args.port}/", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        proxy_headers=False,
+    )
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -237,6 +354,40 @@ def build_parser() -> argparse.ArgumentParser:
     hub.add_argument("--level", type=int, default=10)
     hub.set_defaults(run=_hub)
 
+    dxp = commands.add_parser("dxp", help="play international draughts over DXP (TCP)")
+    role = dxp.add_mutually_exclusive_group(required=True)
+    role.add_argument("--listen", type=int, metavar="PORT", help="wait for an Initiator")
+    role.add_argument("--connect", metavar="HOST:PORT", help="ask a Follower for games")
+    dxp.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    dxp.add_argument("--level", type=int, default=10, help="1-10")
+    dxp.add_argument("--time", type=float, default=None, help="seconds per move")
+    dxp.add_argument("--games", type=int, default=1, help="games to ask for (--connect)")
+    dxp.add_argument("--minutes", type=int, default=10, help="game time to ask for")
+    dxp.add_argument("--moves", type=int, default=0, help="moves in that time (0: all)")
+    dxp.add_argument("--colour", choices=("white", "black"), default="white")
+    dxp.add_argument("--fen", default=None, help="start position to ask for")
+    dxp.add_argument("--pdn", default=None, help="write the games to this PDN file")
+    dxp.set_defaults(run=_dxp)
+
+    match = commands.add_parser("match", help="engine-versus-engine match")
+    match.add_argument("--variant", default="international", help="variant name")
+    match.add_argument("--variant-file", default=None, help="a variant defined in TOML")
+    match.add_argument(
+        "--engine",
+        action="append",
+        required=True,
+        help="damier:LEVEL or a Hub engine command (give two)",
+    )
+    match.add_argument("--games", type=int, default=2)
+    match.add_argument("--openings", default=None, help="opening deck: built-in name or file")
+    limit = match.add_mutually_exclusive_group()
+    limit.add_argument("--time", type=float, default=None, help="seconds per move")
+    limit.add_argument("--depth", type=int, default=None, help="plies per move")
+    match.add_argument("--max-plies", type=int, default=400, help="then adjudicate a draw")
+    match.add_argument("--seed", type=int, default=None, help="seed for the opening draw")
+    match.add_argument("--pdn", default=None, help="write the games to this PDN file")
+    match.set_defaults(run=_match)
+
     pdn = commands.add_parser("pdn", help="check or convert PDN files")
     pdn_commands = pdn.add_subparsers(dest="pdn_command", required=True)
     check = pdn_commands.add_parser("check", help="validate every game of a file")
@@ -258,6 +409,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--pdn", default=None, help="save the game to this PDN file")
     play.set_defaults(run=_play)
+
+    serve = commands.add_parser("serve", help="run the web platform (API, WebSocket, UI)")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite)")
+    serve.add_argument(
+        "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
+    )
+    serve.set_defaults(run=_serve)
     return parser
 
 

@@ -1,0 +1,105 @@
+"""``create_app(settings)``: the FastAPI application of ``damier serve``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from damier.server.rooms import RedisRooms, Rooms
+from damier.server.routes import games, pages, session, variants
+from damier.server.routes.pages import STATIC
+from damier.server.security import BodyLimit
+from damier.server.services.computer import ComputerPool
+from damier.server.services.context import Services
+from damier.server.services.errors import ServiceError
+from damier.server.services.games import end_flagged_games, resume_computer_games
+from damier.server.settings import Settings
+from damier.server.store.db import Database
+from damier.server.ws import router as ws_router
+
+log = logging.getLogger("damier.server")
+
+
+def create_app(
+    settings: Settings | None = None, *, now: Callable[[], float] = time.time
+) -> FastAPI:
+    """The app for ``settings`` (default: from the environment). ``now`` is the wall clock
+    the game clocks read (tests pass their own)."""
+    settings = (settings or Settings()).prepared()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        database = Database(settings.url)
+        if settings.run_migrations:
+            await database.migrate()
+        rooms: Rooms = RedisRooms(settings.redis_url) if settings.redis_url else Rooms()
+        await rooms.start()
+        services = Services(
+            settings=settings,
+            database=database,
+            rooms=rooms,
+            computer=ComputerPool(settings.engine_workers, settings.engine_seconds),
+            now=now,
+        )
+        app.state.services = services
+        ticker = asyncio.create_task(_clock_ticker(services), name="damier-clocks")
+        await resume_computer_games(services=services)
+        try:
+            yield
+        finally:
+            ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await ticker
+            await services.close()
+            await rooms.stop()
+            await database.close()
+
+    app = FastAPI(
+        title="Damier",
+        summary="Draughts in every variant: the platform's API",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+
+    @app.exception_handler(ServiceError)
+    async def service_error(request: Request, error: ServiceError) -> JSONResponse:
+        return JSONResponse({"detail": error.detail}, status_code=error.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
+        problems = []
+        for problem in error.errors():
+            where = ".".join(str(part) for part in problem.get("loc", ()) if part != "body")
+            problems.append(
+                f"{where}: {problem.get('msg', 'invalid')}" if where else problem["msg"]
+            )
+        return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=400)
+
+    app.include_router(variants.router)
+    app.include_router(session.router)
+    app.include_router(games.router)
+    app.include_router(ws_router)
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+    return app
+
+
+async def _clock_ticker(services: Services) -> None:
+    """End the games whose flag fell, every ``clock_tick`` seconds."""
+    while True:
+        await asyncio.sleep(services.settings.clock_tick)
+        try:
+            await end_flagged_games(services=services)
+        except Exception:
+            log.exception("clock check failed")

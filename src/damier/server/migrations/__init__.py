@@ -1,0 +1,1 @@
+"""Alembic migrations of the platform's database (run at server start)."""

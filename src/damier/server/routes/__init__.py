@@ -1,0 +1,1 @@
+"""The HTTP routers: variants, session, games, pages."""

@@ -1,0 +1,40 @@
+"""The browser pages: the lobby, a game, a variant's rules (files of ``static/``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+
+router = APIRouter(tags=["pages"], include_in_schema=False)
+
+_PLACEHOLDER = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Damier</title></head>
+<body><h1>Damier</h1><p>The browser UI is not installed ({page} is missing).
+The API is at <a href="/docs">/docs</a>.</p></body></html>
+"""
+
+
+def _page(name: str) -> Response:
+    path = STATIC / name
+    if path.is_file():
+        return FileResponse(path, media_type="text/html")
+    return HTMLResponse(_PLACEHOLDER.format(page=name))
+
+
+@router.get("/")
+async def lobby() -> Response:
+    return _page("index.html")
+
+
+@router.get("/games/{game_id}")
+async def game_page(game_id: str) -> Response:
+    return _page("game.html")
+
+
+@router.get("/rules/{variant}")
+async def rules_page(variant: str) -> Response:
+    return _page("rules.html")

@@ -1,0 +1,1 @@
+"""What the platform does, apart from HTTP: players, games, the computer opponent."""

@@ -1,0 +1,61 @@
+"""The computer opponent: engine searches in a small thread pool, never on the event loop.
+
+The searches are Numba code that releases the GIL, so a pool of a few threads runs them in
+parallel while the event loop keeps serving.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from damier.board import Board
+from damier.engine import Engine, time_budget
+from damier.engine.levels import LEVELS
+
+
+class ComputerPool:
+    """Engines by (variant, level), searched in at most ``workers`` threads at once."""
+
+    def __init__(self, workers: int = 2, max_seconds: float = 1.0) -> None:
+        self.max_seconds = max_seconds
+        self._executor = ThreadPoolExecutor(
+            max_workers=max(1, workers), thread_name_prefix="damier-engine"
+        )
+        self._engines: dict[tuple[str, int], Engine] = {}
+        self._lock = threading.Lock()
+
+    def think_time(self, level: int, remaining: float | None, increment: float = 0.0) -> float:
+        """Seconds for one move: the level's limit, the server's cap, and the clock."""
+        seconds = min(LEVELS[level].seconds, self.max_seconds)
+        if remaining is not None:
+            seconds = min(seconds, time_budget(max(remaining, 0.0), increment))
+        return max(seconds, 0.01)
+
+    async def best_move(self, board: Board, level: int, seconds: float) -> str | None:
+        """The notation of the computer's move in ``board`` (a copy the caller gives up)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._search, board, level, seconds)
+
+    def _engine(self, variant: str, level: int) -> Engine:
+        with self._lock:
+            engine = self._engines.get((variant, level))
+            if engine is None:
+                engine = Engine(variant, level=level, table_megabytes=16)
+                self._engines[(variant, level)] = engine
+            return engine
+
+    def _search(self, board: Board, level: int, seconds: float) -> str | None:
+        if not board.legal_moves:
+            return None
+        engine = self._engine(board.variant.name, level)
+        info = engine.search(board, time=seconds)
+        move = info.best_move
+        return move.notation if move is not None else board.legal_moves[0].notation
+
+    def close(self) -> None:
+        with self._lock:
+            for engine in self._engines.values():
+                engine.stop()
+        self._executor.shutdown(wait=False, cancel_futures=True)

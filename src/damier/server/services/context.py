@@ -1,0 +1,102 @@
+"""Everything the services share in one process: the database, the rooms, the computer
+pool, the live games and the clock."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
+
+from damier.game import Game
+from damier.server.rooms import Rooms
+from damier.server.security import SessionSigner, TokenBuckets
+from damier.server.services.computer import ComputerPool
+from damier.server.settings import Settings
+from damier.server.store.db import Database
+
+log = logging.getLogger("damier.server")
+
+LIVE_GAMES = 2_000
+"""Games kept in memory; the others are rebuilt from their stored moves when needed."""
+
+
+@dataclass
+class LiveGame:
+    """A game in memory and the stored version it reflects."""
+
+    game: Game
+    version: int
+
+
+class Services:
+    """The state of one server process. Games are not owned by a process: the database
+    is the truth, and a cached game whose version is behind the row is rebuilt."""
+
+    def __init__(
+        self,
+        *,
+        settings: Settings,
+        database: Database,
+        rooms: Rooms,
+        computer: ComputerPool,
+        now: Callable[[], float] = time.time,
+    ) -> None:
+        self.settings = settings
+        self.database = database
+        self.rooms = rooms
+        self.computer = computer
+        self.now = now
+        """Wall-clock seconds: clocks are stored as moments, so they survive a restart."""
+        self.signer = SessionSigner(settings.secret_key)
+        self.limiter = TokenBuckets(settings.rate_capacity, settings.rate_per_second)
+        self.live: OrderedDict[str, LiveGame] = OrderedDict()
+        self.thinking: set[tuple[str, int]] = set()
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def lock(self, game_id: str) -> asyncio.Lock:
+        """The lock that serialises the changes of one game in this process."""
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[game_id] = lock
+        return lock
+
+    def cached(self, game_id: str, version: int) -> Game | None:
+        live = self.live.get(game_id)
+        if live is None or live.version != version:
+            return None
+        self.live.move_to_end(game_id)
+        return live.game
+
+    def keep(self, game_id: str, game: Game, version: int) -> None:
+        self.live[game_id] = LiveGame(game, version)
+        self.live.move_to_end(game_id)
+        while len(self.live) > LIVE_GAMES:
+            self.live.popitem(last=False)
+
+    def forget(self, game_id: str) -> None:
+        self.live.pop(game_id, None)
+
+    def spawn(self, coroutine: Coroutine[Any, Any, Any], name: str) -> None:
+        """Run a background job; its failure is logged, never lost."""
+        task = asyncio.create_task(coroutine, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._finished)
+
+    def _finished(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background job %s failed", task.get_name(), exc_info=task.exception())
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        self.computer.close()

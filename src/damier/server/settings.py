@@ -1,0 +1,117 @@
+"""One settings object, read from ``DAMIER_*`` environment variables.
+
+>>> settings = Settings(database_url="sqlite+aiosqlite:///:memory:", secret="s" * 32)
+>>> settings.prepared().database_url
+'sqlite+aiosqlite:///:memory:'
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Literal
+
+from platformdirs import user_data_dir
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+from sqlalchemy.engine import make_url
+
+
+class SettingsError(RuntimeError):
+    """Settings the server refuses to start with."""
+
+
+def default_data_dir() -> Path:
+    """Where the embedded database and the development secret live."""
+    return Path(user_data_dir("damier", appauthor=False))
+
+
+class Settings(BaseSettings):
+    """The server's configuration. Call :meth:`prepared` before use: it fills the defaults
+    that need the file system (database file, development secret)."""
+
+    model_config = SettingsConfigDict(env_prefix="DAMIER_", extra="ignore")
+
+    env: Literal["development", "production", "test"] = "development"
+    """``production`` refuses to start without an explicit ``DAMIER_SECRET``."""
+    database_url: str | None = None
+    """SQLAlchemy async URL; default: SQLite in the user's data directory."""
+    redis_url: str | None = None
+    """Set to share game rooms between processes through Redis pub/sub."""
+    secret: SecretStr | None = None
+    """Key that signs the session cookie."""
+    data_dir: Path | None = None
+    """Default: the user data directory (``~/.local/share/damier`` on Linux)."""
+    engine_workers: int = 2
+    """Threads searching computer moves (the cap per process)."""
+    engine_seconds: float = 1.0
+    """Longest think of the computer per move (the level's own limit may be lower)."""
+    clock_tick: float = 0.5
+    """Seconds between two checks for flag falls."""
+    max_body_bytes: int = 16 * 1024
+    max_message_bytes: int = 4 * 1024
+    rate_capacity: float = 40.0
+    """Token bucket per client for moves and messages: burst size ..."""
+    rate_per_second: float = 20.0
+    """... and refill rate."""
+    cookie_secure: bool | None = None
+    """Mark the session cookie Secure (default: in production)."""
+    run_migrations: bool = True
+
+    def data_path(self) -> Path:
+        return self.data_dir if self.data_dir is not None else default_data_dir()
+
+    def prepared(self) -> Settings:
+        """A copy with the database URL and the secret filled in."""
+        url = self.database_url or f"sqlite+aiosqlite:///{self.data_path() / 'damier.sqlite3'}"
+        secret = self.secret
+        if secret is None or not secret.get_secret_value():
+            if self.env == "production":
+                raise SettingsError("DAMIER_SECRET must be set when DAMIER_ENV=production")
+            secret = SecretStr(_development_secret(self._secret_file(url)))
+        elif self.env == "production" and len(secret.get_secret_value()) < 16:
+            raise SettingsError("DAMIER_SECRET is too short: use at least 16 characters")
+        return self.model_copy(update={"database_url": url, "secret": secret})
+
+    def _secret_file(self, url: str) -> Path:
+        """The development secret lives next to an SQLite database file."""
+        parsed = make_url(url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            return Path(str(parsed.database)).expanduser().resolve().parent / "secret"
+        return self.data_path() / "secret"
+
+    @property
+    def secret_key(self) -> str:
+        if self.secret is None:
+            raise SettingsError("settings not prepared: no secret")
+        return self.secret.get_secret_value()
+
+    @property
+    def url(self) -> str:
+        if self.database_url is None:
+            raise SettingsError("settings not prepared: no database URL")
+        return self.database_url
+
+    @property
+    def secure_cookie(self) -> bool:
+        return self.cookie_secure if self.cookie_secure is not None else self.env == "production"
+
+
+def _development_secret(path: Path) -> str:
+    """Read the secret saved at ``path``, or create it (readable by the owner only)."""
+    try:
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        text = ""
+    if text:
+        return text
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = secrets.token_urlsafe(32)
+    try:
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:  # another process wrote it first
+        return path.read_text().strip()
+    with os.fdopen(descriptor, "w") as handle:
+        handle.write(text + "\n")
+    return text

@@ -1,0 +1,83 @@
+"""The async engine, sessions, and migrations run at start."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
+
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+
+
+def alembic_config(url: str) -> Config:
+    """Alembic's configuration for ``url`` (no ini file: the URL comes from settings)."""
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def _sqlite_pragmas(engine: AsyncEngine) -> None:
+    """SQLite: WAL, foreign keys, a busy timeout, and ``BEGIN IMMEDIATE`` so that two
+    processes on one file queue for the write lock instead of failing on upgrade."""
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def begin(connection: Connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Database:
+    """The engine and session factory of one URL."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        parsed = make_url(url)
+        self.sqlite = parsed.get_backend_name() == "sqlite"
+        options: dict[str, Any] = {}
+        if self.sqlite:
+            database = parsed.database
+            if database and database != ":memory:":
+                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            options["connect_args"] = {"timeout": 30}
+        else:
+            options["pool_pre_ping"] = True
+        self.engine = create_async_engine(url, **options)
+        if self.sqlite:
+            _sqlite_pragmas(self.engine)
+        self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
+
+    def session(self) -> AsyncSession:
+        return self.sessions()
+
+    async def migrate(self) -> None:
+        """Bring the schema to the newest migration."""
+        async with self.engine.begin() as connection:
+            await connection.run_sync(self._upgrade)
+
+    def _upgrade(self, connection: Connection) -> None:
+        config = alembic_config(self.url)
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+    async def close(self) -> None:
+        await self.engine.dispose()

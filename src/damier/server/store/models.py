@@ -1,0 +1,82 @@
+"""The tables: players, games and their moves. Times are seconds since the epoch."""
+
+from __future__ import annotations
+
+from sqlalchemy import Float, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    """A player (a guest for now)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created: Mapped[float] = mapped_column(Float)
+
+
+class GameRow(Base):
+    """A game: its seats, clock, status and result. The moves are in :class:`MoveRow`; the
+    clock columns repeat what replaying them gives, for lists and for the flag-fall query."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``open``, ``playing`` or ``finished``."""
+    white_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    white_kind: Mapped[str] = mapped_column(String(16))
+    """``human`` or ``computer``."""
+    white_level: Mapped[int | None] = mapped_column(Integer)
+    black_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    black_kind: Mapped[str] = mapped_column(String(16))
+    black_level: Mapped[int | None] = mapped_column(Integer)
+    clock_control: Mapped[str | None] = mapped_column(String(32))
+    """As the client wrote it (``5+3``); None for an untimed game."""
+    start_fen: Mapped[str] = mapped_column(Text)
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    result_pdn: Mapped[str | None] = mapped_column(String(8))
+    result_winner: Mapped[int | None] = mapped_column(Integer)
+    result_reason: Mapped[str | None] = mapped_column(String(64))
+    draw_offer: Mapped[int | None] = mapped_column(Integer)
+    clock_white: Mapped[float | None] = mapped_column(Float)
+    """Seconds White had left at ``clock_since``."""
+    clock_black: Mapped[float | None] = mapped_column(Float)
+    clock_running: Mapped[int | None] = mapped_column(Integer)
+    clock_since: Mapped[float | None] = mapped_column(Float)
+    """When the stored clock times were taken (the running clock counts down from there)."""
+    flag_at: Mapped[float | None] = mapped_column(Float, index=True)
+    """When the running player's flag falls (None when no clock runs)."""
+    created: Mapped[float] = mapped_column(Float, index=True)
+    started: Mapped[float | None] = mapped_column(Float)
+    """When both seats were taken and the clock started."""
+    finished: Mapped[float | None] = mapped_column(Float)
+    updated: Mapped[float] = mapped_column(Float)
+    rematch_id: Mapped[str | None] = mapped_column(String(32))
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+    """Bumped by every change: a process whose cached game is older rebuilds it, and two
+    processes cannot both apply a change to the same version."""
+
+    white: Mapped[PlayerRow | None] = relationship(foreign_keys=[white_id], lazy="joined")
+    black: Mapped[PlayerRow | None] = relationship(foreign_keys=[black_id], lazy="joined")
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+
+class MoveRow(Base):
+    """One move of a game, stored with the change it made."""
+
+    __tablename__ = "moves"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the first move."""
+    notation: Mapped[str] = mapped_column(String(128))
+    at: Mapped[float] = mapped_column(Float)
+    """When the server accepted it (the clock was pressed then)."""

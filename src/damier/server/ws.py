@@ -1,0 +1,141 @@
+"""``/ws/games/{id}``: a thin WebSocket route; the game service does the work.
+
+Every refused message (too large, not JSON, unknown type, from a spectator, illegal) gets an
+error frame and changes nothing; the connection stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from damier.server.rooms import Connection
+from damier.server.security import COOKIE
+from damier.server.services import games
+from damier.server.services.context import Services
+from damier.server.services.errors import BadRequest, RateLimited, ServiceError
+
+router = APIRouter(tags=["websocket"])
+
+
+def _same_origin(websocket: WebSocket) -> bool:
+    """A browser's socket must come from this site (cookies ride along cross-site)."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True  # not a browser
+    host = websocket.headers.get("host")
+    return urlsplit(origin).netloc == host
+
+
+@router.websocket("/ws/games/{game_id}")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    services: Services = websocket.app.state.services
+    if not _same_origin(websocket):
+        await websocket.close(code=1008, reason="cross-origin socket")
+        return
+    player_id = services.signer.read(websocket.cookies.get(COOKIE))
+    connection = Connection(player_id)
+    services.rooms.join(game_id, connection)
+    try:
+        try:
+            version, state = await games.game_snapshot(services=services, game_id=game_id)
+        except ServiceError:
+            await websocket.close(code=4404, reason="no such game")
+            return
+        await websocket.accept()
+        connection.deliver(version, state.model_dump(mode="json"))
+        sender = asyncio.create_task(_send_frames(websocket, connection))
+        try:
+            await _receive_frames(websocket, services, game_id, connection)
+        finally:
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+    finally:
+        services.rooms.leave(game_id, connection)
+
+
+async def _send_frames(websocket: WebSocket, connection: Connection) -> None:
+    while True:
+        frame = await connection.queue.get()
+        await websocket.send_json(frame)
+
+
+async def _receive_frames(
+    websocket: WebSocket, services: Services, game_id: str, connection: Connection
+) -> None:
+    limit = services.settings.max_message_bytes
+    client = websocket.client.host if websocket.client is not None else "unknown"
+    key = f"player:{connection.player_id}" if connection.player_id else f"host:{client}"
+    while True:
+        try:
+            message = await websocket.receive()
+        except WebSocketDisconnect:
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        size = len(raw.encode() if isinstance(raw, str) else raw)
+        if size > limit:
+            connection.send(_error(f"message too large (over {limit} bytes)"))
+            continue
+        if not services.limiter.take(key):
+            connection.send(_error(RateLimited("too many messages: slow down").detail))
+            continue
+        try:
+            reply = await handle_message(
+                services=services, game_id=game_id, player_id=connection.player_id, raw=raw
+            )
+        except ServiceError as error:
+            reply = _error(error.detail)
+        if reply is not None:
+            connection.send(reply)
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"type": "error", "message": message}
+
+
+async def handle_message(
+    *, services: Services, game_id: str, player_id: str | None, raw: str | bytes
+) -> dict[str, Any] | None:
+    """Carry out one client message; the answer frame, if any (the new state reaches every
+    socket through the room)."""
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("malformed message: not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadRequest('malformed message: expected {"type": ...}')
+    kind = data["type"]
+    if kind == "ping":
+        return {"type": "pong"}
+    if kind == "move":
+        move, ply = data.get("move"), data.get("ply")
+        if not isinstance(move, str) or not 0 < len(move) <= 128:
+            raise BadRequest('a move message needs "move": text')
+        if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+            raise BadRequest('a move message needs "ply": the current ply')
+        await games.play_move(
+            services=services, game_id=game_id, move=move, ply=ply, player_id=player_id
+        )
+        return None
+    if kind == "resign":
+        await games.resign_game(services=services, game_id=game_id, player_id=player_id)
+        return None
+    if kind == "draw":
+        action = data.get("action")
+        if action not in ("offer", "accept", "decline"):
+            raise BadRequest('a draw message needs "action": offer, accept or decline')
+        await games.draw_action(
+            services=services, game_id=game_id, player_id=player_id, action=action
+        )
+        return None
+    raise BadRequest(f"unknown message type {kind[:32]!r}")

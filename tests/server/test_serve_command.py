@@ -1,0 +1,33 @@
+"""``damier serve`` builds the app and hands it to uvicorn on the address asked for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from damier.cli import main
+
+
+def test_serve_runs_uvicorn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
+    assert main(["serve", "--port", "8123", "--database", database]) == 0
+    assert calls[0]["host"] == "127.0.0.1"
+    assert calls[0]["port"] == 8123
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+def test_serve_refuses_production_without_a_secret(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DAMIER_ENV", "production")
+    monkeypatch.delenv("DAMIER_SECRET", raising=False)
+    assert main(["serve"]) == 2
+    assert "DAMIER_SECRET" in capsys.readouterr().err

@@ -1,0 +1,34 @@
+"""Settings: the development secret is generated once; production needs an explicit one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from damier.server.settings import Settings, SettingsError
+
+
+def test_development_secret_is_persisted(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'db.sqlite3'}"
+    first = Settings(database_url=url).prepared()
+    second = Settings(database_url=url).prepared()
+    assert first.secret_key == second.secret_key
+    assert len(first.secret_key) >= 32
+    assert (tmp_path / "secret").stat().st_mode & 0o077 == 0
+
+
+def test_default_database_is_in_the_data_dir(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path).prepared()
+    assert settings.url == f"sqlite+aiosqlite:///{tmp_path / 'damier.sqlite3'}"
+
+
+def test_production_refuses_to_start_without_a_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAMIER_ENV", "production")
+    monkeypatch.delenv("DAMIER_SECRET", raising=False)
+    with pytest.raises(SettingsError):
+        Settings(data_dir=tmp_path).prepared()
+    monkeypatch.setenv("DAMIER_SECRET", "a-long-enough-production-secret")
+    assert Settings(data_dir=tmp_path).prepared().secure_cookie
