@@ -123,6 +123,7 @@ class HubEngine:
         self.board = Board(self.variant)
         self.limits = Limits()
         self._thinking: threading.Thread | None = None
+        self._searching = False
         self._stop_requested = threading.Event()
         self.quit = False
 
@@ -206,7 +207,7 @@ class HubEngine:
         self.limits = limits
 
     def _go(self, rest: str) -> None:
-        if self._thinking is not None and self._thinking.is_alive():
+        if self._searching:
             raise HubError("already thinking")
         mode = rest.strip() or "think"
         if mode not in ("think", "ponder", "analyze"):
@@ -217,6 +218,7 @@ class HubEngine:
         # A stop can come before the search thread has started (and reset the engine's
         # stop flag): it is remembered here and checked after every iteration.
         self._stop_requested = threading.Event()
+        self._searching = True
         self._thinking = threading.Thread(
             target=self._think,
             args=(engine, board, limits, mode, self._stop_requested),
@@ -249,11 +251,13 @@ class HubEngine:
             )
             if stop.is_set():
                 break
+        done = "done"
         if best is not None and best.best_move is not None:
             ponder = f" ponder={hub_move(best.pv[1])}" if len(best.pv) > 1 else ""
-            self.write(f"done move={hub_move(best.best_move)}{ponder}")
-        else:
-            self.write("done")
+            done = f"done move={hub_move(best.best_move)}{ponder}"
+        # Idle before "done" goes out: the GUI may answer with the next "go" at once.
+        self._searching = False
+        self.write(done)
 
     def _stop(self, rest: str) -> None:
         self._stop_requested.set()
