@@ -7,6 +7,7 @@ import json
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from damier.board import Board
 from damier.errors import FenError
@@ -292,9 +293,13 @@ def _serve(args: argparse.Namespace) -> int:
     from damier.server.app import create_app
     from damier.server.settings import Settings, SettingsError
 
-    overrides = {"database_url": args.database} if args.database else {}
+    settings = Settings()
+    if args.database:
+        settings = settings.model_copy(update={"database_url": args.database})
+    if args.variants_dir:
+        settings = settings.model_copy(update={"variants_dir": Path(args.variants_dir)})
     try:
-        app = create_app(Settings(**overrides))
+        app = create_app(settings)
     except SettingsError as error:
         raise ValueError(str(error)) from None
     host = f"[{args.host}]" if ":" in args.host else args.host
@@ -414,6 +419,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite)")
+    serve.add_argument("--variants-dir", default=None, help="a directory of variant files")
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )

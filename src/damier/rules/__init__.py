@@ -14,7 +14,12 @@ from damier.rules.description import (
     Removal,
     Variant,
 )
-from damier.rules.variants import UnknownVariantError, all_variants, get_variant
+from damier.rules.variants import (
+    UnknownVariantError,
+    all_variants,
+    get_variant,
+    register_variant,
+)
 
 __all__ = [
     "ALL_DIRECTIONS",
@@ -32,4 +37,5 @@ __all__ = [
     "Variant",
     "all_variants",
     "get_variant",
+    "register_variant",
 ]

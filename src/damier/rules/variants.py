@@ -377,6 +377,24 @@ def get_variant(spec: str | Variant) -> Variant:
     return variant.as_giveaway() if giveaway else variant
 
 
+_REGISTERED: list[Variant] = []
+
+
+def register_variant(variant: Variant) -> Variant:
+    """Make a variant (from a variant file) known by name, after the built-ins.
+
+    A built-in's name cannot be taken; registering the same name again replaces it.
+    """
+    if any(variant.name == builtin.name or variant.name in builtin.aliases for builtin in BUILTIN):
+        raise ValueError(f"{variant.name!r} is the name of a built-in variant")
+    _REGISTERED[:] = [v for v in _REGISTERED if v.name != variant.name]
+    _REGISTERED.append(variant)
+    _REGISTRY[variant.name] = variant
+    return variant
+
+
 def all_variants() -> Iterator[Variant]:
-    """The built-in variants, in the order ``damier variants`` lists them."""
+    """The built-in variants, in the order ``damier variants`` lists them, then the
+    registered ones."""
     yield from BUILTIN
+    yield from _REGISTERED

@@ -8,12 +8,15 @@ import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from damier.rules import Variant, register_variant
+from damier.rules.variant_file import load_variant_file
 from damier.server.rooms import RedisRooms, Rooms
 from damier.server.routes import games, pages, session, variants
 from damier.server.routes.pages import STATIC
@@ -22,11 +25,25 @@ from damier.server.services.computer import ComputerPool
 from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
 from damier.server.services.games import end_flagged_games, resume_computer_games
-from damier.server.settings import Settings
+from damier.server.settings import Settings, SettingsError
 from damier.server.store.db import Database
 from damier.server.ws import router as ws_router
 
 log = logging.getLogger("damier.server")
+
+
+def load_variant_files(directory: Path) -> list[Variant]:
+    """Register every variant file of ``directory``; a broken file stops the start with
+    its error (file and line), rather than serving without it."""
+    if not directory.is_dir():
+        raise SettingsError(f"variants directory {directory} does not exist")
+    loaded = []
+    for path in sorted(directory.glob("*.toml")):
+        try:
+            loaded.append(register_variant(load_variant_file(path)))
+        except ValueError as error:
+            raise SettingsError(f"variant file {path}: {error}") from None
+    return loaded
 
 
 def create_app(
@@ -35,6 +52,8 @@ def create_app(
     """The app for ``settings`` (default: from the environment). ``now`` is the wall clock
     the game clocks read (tests pass their own)."""
     settings = (settings or Settings()).prepared()
+    if settings.variants_dir is not None:
+        load_variant_files(settings.variants_dir)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

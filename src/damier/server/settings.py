@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     cookie_secure: bool | None = None
     """Mark the session cookie Secure (default: in production)."""
     run_migrations: bool = True
+    variants_dir: Path | None = None
+    """A directory of variant files (``*.toml``) offered next to the built-in variants."""
 
     def data_path(self) -> Path:
         return self.data_dir if self.data_dir is not None else default_data_dir()
