@@ -1,0 +1,237 @@
+// The HTTP API and the game WebSocket of docs/PLATFORM.md, for every page.
+
+/** An HTTP answer that was not 2xx: `status` and the server's `detail`. */
+export class ApiError extends Error {
+  constructor(status, detail) {
+    super(detail || `HTTP ${status}`);
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+function detailText(detail) {
+  if (detail == null) return "";
+  if (typeof detail === "string") return detail;
+  // FastAPI validation errors: [{"loc": [...], "msg": "..."}]
+  if (Array.isArray(detail)) return detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
+  return JSON.stringify(detail);
+}
+
+async function request(method, path, body) {
+  const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, options);
+  } catch (error) {
+    throw new ApiError(0, "The server cannot be reached.");
+  }
+  const text = await response.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = text;
+    }
+  }
+  if (!response.ok) {
+    const detail = data && typeof data === "object" ? detailText(data.detail) : String(data || "");
+    throw new ApiError(response.status, detail || response.statusText);
+  }
+  return data;
+}
+
+export const getJSON = (path) => request("GET", path);
+export const postJSON = (path, body = {}) => request("POST", path, body);
+
+export const api = {
+  variants: () => getJSON("/api/variants"),
+  variant: (name) => getJSON(`/api/variants/${encodeURIComponent(name)}`),
+  /** The current player, or null when there is no session yet (401). */
+  me: async () => {
+    try {
+      return await getJSON("/api/me");
+    } catch (error) {
+      if (error.status === 401 || error.status === 404) return null;
+      throw error;
+    }
+  },
+  setName: (name) => postJSON("/api/session", { name }),
+  games: (status) => getJSON(`/api/games?status=${encodeURIComponent(status)}`),
+  createGame: (settings) => postJSON("/api/games", settings),
+  game: (id) => getJSON(`/api/games/${encodeURIComponent(id)}`),
+  join: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/join`),
+  move: (id, move, ply) => postJSON(`/api/games/${encodeURIComponent(id)}/moves`, { move, ply }),
+  resign: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/resign`),
+  draw: (id, action) => postJSON(`/api/games/${encodeURIComponent(id)}/draw`, { action }),
+  rematch: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/rematch`),
+  pdnUrl: (id) => `/api/games/${encodeURIComponent(id)}/pdn`,
+};
+
+/**
+ * The WebSocket of one game, reconnected with exponential backoff whenever it closes.
+ * The server sends the full state on every (re)connection, so nothing is replayed here.
+ *
+ * handlers: onState(game), onError(message), onStatus("connecting"|"open"|"closed", retryInMs)
+ */
+export class GameSocket {
+  constructor(gameId, handlers) {
+    this.gameId = gameId;
+    this.handlers = handlers;
+    this.socket = null;
+    this.attempt = 0;
+    this.stopped = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.onVisible = () => {
+      if (document.visibilityState === "visible" && !this.isOpen() && !this.stopped) {
+        this.reconnectNow();
+      }
+    };
+    document.addEventListener("visibilitychange", this.onVisible);
+    window.addEventListener("online", this.onVisible);
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+  }
+
+  isOpen() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.handlers.onStatus?.("connecting");
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch {
+      this.scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      this.handlers.onStatus?.("open");
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    socket.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message.type === "state" && message.game) this.handlers.onState?.(message.game);
+      else if (message.type === "error") this.handlers.onError?.(message.message || "Refused");
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket !== socket) return;
+      clearInterval(this.pingTimer);
+      this.socket = null;
+      this.scheduleRetry();
+    });
+    // An error is always followed by close, which schedules the retry.
+  }
+
+  scheduleRetry() {
+    if (this.stopped || this.retryTimer) return;
+    const base = Math.min(15000, 500 * 2 ** this.attempt);
+    const delay = Math.round(base * (0.75 + Math.random() * 0.5));
+    this.attempt += 1;
+    this.handlers.onStatus?.("closed", delay);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.connect();
+    }, delay);
+  }
+
+  reconnectNow() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.attempt = 0;
+    this.connect();
+  }
+
+  send(message) {
+    if (!this.isOpen()) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    document.removeEventListener("visibilitychange", this.onVisible);
+    window.removeEventListener("online", this.onVisible);
+    if (this.socket) this.socket.close();
+  }
+}
+
+/** Small DOM helper: h("a", {href: "/"}, "text", child, ...). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attributes || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") element.className = value;
+    else if (key.startsWith("on") && typeof value === "function") {
+      element.addEventListener(key.slice(2), value);
+    } else if (value === true) element.setAttribute(key, "");
+    else element.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** A clock control ("5+3") from a Clock value, a string or null. */
+export function controlOf(clock) {
+  if (!clock) return null;
+  if (typeof clock === "string") return clock;
+  return clock.control || null;
+}
+
+/** "Ana", "Computer (level 3)" or "(empty)" for a Seat. */
+export function seatLabel(seat) {
+  if (!seat) return "?";
+  if (seat.kind === "computer") {
+    const name = seat.name || "Computer";
+    return /level/i.test(name) || seat.level == null ? name : `${name} (level ${seat.level})`;
+  }
+  if (seat.id === null || seat.id === undefined) return seat.name || "(waiting)";
+  return seat.name || "Guest";
+}
+
+/** "White wins by resignation", "Draw by agreement". */
+export function resultText(result) {
+  if (!result) return "";
+  const reason = result.reason ? ` (${String(result.reason).replaceAll("_", " ")})` : "";
+  if (result.winner === "white") return `White wins${reason}`;
+  if (result.winner === "black") return `Black wins${reason}`;
+  if (result.pdn === "1-1" || result.winner === null) return `Draw${reason}`;
+  return `${result.pdn || "Game over"}${reason}`;
+}
+
+/** Shows an error in a page's alert area for a few seconds. */
+export function showError(element, message, ms = 6000) {
+  if (!element) return;
+  element.textContent = message;
+  element.hidden = false;
+  clearTimeout(element._timer);
+  element._timer = setTimeout(() => {
+    element.hidden = true;
+    element.textContent = "";
+  }, ms);
+}

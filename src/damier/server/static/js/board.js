@@ -1,0 +1,389 @@
+// The board in SVG, drawn from a variant's geometry (GET /api/variants/{name}).
+//
+// The playable cells are exactly the geometry's cells (their polygons, in board units,
+// row 0 at the top and White at the bottom); on boards that use only some squares, the
+// other squares of the rectangle are drawn as light squares behind them. Flipped, the board
+// is turned half a turn (Black at the bottom). Pieces do not take pointer events: every
+// click, tap, key and drop lands on a cell, named by its `data-square`.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svg(tag, attributes = {}) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value !== null && value !== undefined) element.setAttribute(key, String(value));
+  }
+  return element;
+}
+
+function centroid(points) {
+  let x = 0;
+  let y = 0;
+  for (const [px, py] of points) {
+    x += px;
+    y += py;
+  }
+  return [x / points.length, y / points.length];
+}
+
+export class Board {
+  /**
+   * container: element the SVG goes into; geometry: the variant's `geometry`.
+   * options: {label: accessible name, interactive: whether cells take clicks}
+   */
+  constructor(container, geometry, options = {}) {
+    this.container = container;
+    this.geometry = geometry;
+    this.interactive = Boolean(options.interactive);
+    this.flipped = false;
+    this.position = { turn: "white", pieces: new Map() };
+    this.marks = {};
+    this.showNames = options.showNames ?? true;
+    /** Called with (square, "click"|"drop"). */
+    this.onSquare = null;
+    /** Called with (square) on pointer down: true when the piece there may be dragged. */
+    this.canDrag = null;
+    /** Called with (square) when a drag really starts (the pointer moved). */
+    this.onDragStart = null;
+    this.drag = null;
+
+    const xs = [];
+    const ys = [];
+    for (const cell of geometry.cells) {
+      for (const [x, y] of cell.polygon) {
+        xs.push(x);
+        ys.push(y);
+      }
+    }
+    this.minX = Math.min(...xs);
+    this.minY = Math.min(...ys);
+    this.maxX = Math.max(...xs);
+    this.maxY = Math.max(...ys);
+    this.unit = Math.min(
+      (this.maxX - this.minX) / (geometry.width || 1),
+      (this.maxY - this.minY) / (geometry.height || 1),
+    );
+    this.cells = new Map(geometry.cells.map((cell) => [String(cell.name), cell]));
+
+    this.root = svg("svg", {
+      class: "board",
+      viewBox: `${this.minX} ${this.minY} ${this.maxX - this.minX} ${this.maxY - this.minY}`,
+      role: "group",
+      "aria-label": options.label || "Board",
+      style: `--unit: ${this.unit}px`,
+    });
+    this.layers = {};
+    for (const name of ["squares", "cells", "marks", "names", "pieces", "overlay", "dragging"]) {
+      this.layers[name] = svg("g", { class: `layer-${name}` });
+      this.root.append(this.layers[name]);
+    }
+    container.replaceChildren(this.root);
+    if (this.interactive) this.listen();
+    this.render();
+  }
+
+  point([x, y]) {
+    if (!this.flipped) return [x, y];
+    return [this.minX + this.maxX - x, this.minY + this.maxY - y];
+  }
+
+  polygonOf(cell) {
+    return cell.polygon.map((p) => this.point(p));
+  }
+
+  centerOf(name) {
+    const cell = this.cells.get(name);
+    return cell ? centroid(this.polygonOf(cell)) : null;
+  }
+
+  setFlipped(flipped) {
+    this.flipped = Boolean(flipped);
+    this.render();
+  }
+
+  setPosition(position) {
+    this.position = position;
+    this.renderPieces();
+    this.renderAccess();
+  }
+
+  /** marks: {selected, path: [], next: Set, finals: Set, mustCapture: Set, movable: Set,
+   *  lastMove: [squares]} */
+  setMarks(marks) {
+    this.marks = marks || {};
+    this.renderMarks();
+    this.renderAccess();
+  }
+
+  render() {
+    this.cancelDrag();
+    this.renderSquares();
+    this.renderMarks();
+    this.renderPieces();
+    this.renderAccess();
+  }
+
+  renderSquares() {
+    const { geometry, unit } = this;
+    const squares = this.layers.squares;
+    const cells = this.layers.cells;
+    const names = this.layers.names;
+    squares.replaceChildren();
+    cells.replaceChildren();
+    names.replaceChildren();
+    const taken = new Set(geometry.cells.map((cell) => `${cell.row},${cell.column}`));
+    if (taken.size < geometry.width * geometry.height) {
+      squares.append(
+        svg("rect", {
+          x: this.minX,
+          y: this.minY,
+          width: this.maxX - this.minX,
+          height: this.maxY - this.minY,
+          class: "light",
+        }),
+      );
+    }
+    for (const cell of geometry.cells) {
+      const polygon = this.polygonOf(cell);
+      const name = String(cell.name);
+      const shade =
+        taken.size < geometry.width * geometry.height || (cell.row + cell.column) % 2 ? "dark" : "plain";
+      const shape = svg("polygon", {
+        points: polygon.map(([x, y]) => `${x},${y}`).join(" "),
+        class: `cell ${shade}`,
+        "data-square": name,
+      });
+      cells.append(shape);
+      if (this.showNames) {
+        const left = Math.min(...polygon.map((p) => p[0]));
+        const top = Math.min(...polygon.map((p) => p[1]));
+        const label = svg("text", {
+          x: left + unit * 0.06,
+          y: top + unit * 0.2,
+          class: `square-name on-${shade}`,
+          "font-size": unit * 0.18,
+          "aria-hidden": "true",
+        });
+        label.textContent = name;
+        names.append(label);
+      }
+    }
+  }
+
+  cellShape(name) {
+    return this.layers.cells.querySelector(`[data-square="${CSS.escape(name)}"]`);
+  }
+
+  renderMarks() {
+    const { unit } = this;
+    const layer = this.layers.marks;
+    const overlay = this.layers.overlay;
+    layer.replaceChildren();
+    overlay.replaceChildren();
+    const marks = this.marks;
+    const paint = (squares, cls) => {
+      for (const name of squares || []) {
+        const cell = this.cells.get(name);
+        if (!cell) continue;
+        layer.append(
+          svg("polygon", {
+            points: this.polygonOf(cell).map(([x, y]) => `${x},${y}`).join(" "),
+            class: cls,
+          }),
+        );
+      }
+    };
+    paint(marks.lastMove, "mark-last");
+    paint(marks.path, "mark-path");
+    if (marks.selected) paint([marks.selected], "mark-selected");
+    const targets = new Set([...(marks.next || []), ...(marks.finals || [])]);
+    for (const name of targets) {
+      const center = this.centerOf(name);
+      if (!center) continue;
+      overlay.append(
+        svg("circle", {
+          cx: center[0],
+          cy: center[1],
+          r: unit * (marks.finals?.has(name) ? 0.17 : 0.11),
+          class: marks.finals?.has(name) ? "mark-target final" : "mark-target",
+        }),
+      );
+    }
+    for (const name of marks.mustCapture || []) {
+      const center = this.centerOf(name);
+      if (!center) continue;
+      overlay.append(
+        svg("circle", { cx: center[0], cy: center[1], r: unit * 0.44, class: "mark-capture" }),
+      );
+    }
+    for (const shape of this.layers.cells.children) {
+      const name = shape.dataset.square;
+      shape.classList.toggle("movable", Boolean(marks.movable?.has(name)));
+      shape.classList.toggle("target", targets.has(name));
+      shape.classList.toggle("selected", marks.selected === name);
+      shape.classList.toggle("must-capture", Boolean(marks.mustCapture?.has(name)));
+    }
+  }
+
+  pieceElement(name, piece, center) {
+    const { unit } = this;
+    const group = svg("g", {
+      class: `piece ${piece.color}${piece.king ? " king" : ""}`,
+      "data-square": name,
+      "data-color": piece.color,
+      "data-king": piece.king ? "true" : "false",
+      transform: `translate(${center[0]} ${center[1]})`,
+    });
+    const r = unit * 0.38;
+    group.append(svg("circle", { r, class: "piece-body", "stroke-width": unit * 0.035 }));
+    group.append(svg("circle", { r: r * 0.72, class: "piece-rim", "stroke-width": unit * 0.02 }));
+    if (piece.king) {
+      const s = r * 0.55;
+      const crown = [
+        [-s, s * 0.5],
+        [-s, -s * 0.45],
+        [-s * 0.5, 0],
+        [0, -s * 0.7],
+        [s * 0.5, 0],
+        [s, -s * 0.45],
+        [s, s * 0.5],
+      ];
+      group.append(
+        svg("polygon", {
+          points: crown.map(([x, y]) => `${x},${y}`).join(" "),
+          class: "piece-crown",
+          "stroke-width": unit * 0.02,
+        }),
+      );
+    }
+    return group;
+  }
+
+  renderPieces() {
+    this.cancelDrag();
+    const layer = this.layers.pieces;
+    layer.replaceChildren();
+    for (const [name, piece] of this.position.pieces) {
+      const center = this.centerOf(name);
+      if (center) layer.append(this.pieceElement(name, piece, center));
+    }
+  }
+
+  /** Keyboard and screen reader access: actionable cells are buttons in the tab order. */
+  renderAccess() {
+    if (!this.interactive) return;
+    const marks = this.marks;
+    const targets = new Set([...(marks.next || []), ...(marks.finals || [])]);
+    for (const shape of this.layers.cells.children) {
+      const name = shape.dataset.square;
+      const piece = this.position.pieces.get(name);
+      const what = piece ? `${piece.color} ${piece.king ? "king" : "man"}` : "empty";
+      let label = `${name}, ${what}`;
+      if (marks.selected === name) label += ", selected";
+      if (targets.has(name)) label += ", move here";
+      else if (marks.mustCapture?.has(name)) label += ", must capture";
+      const actionable = marks.movable?.has(name) || targets.has(name);
+      shape.setAttribute("aria-label", label);
+      if (actionable) {
+        shape.setAttribute("tabindex", "0");
+        shape.setAttribute("role", "button");
+      } else {
+        shape.removeAttribute("tabindex");
+        shape.removeAttribute("role");
+      }
+    }
+  }
+
+  // --- pointer and keyboard input -------------------------------------------------------
+
+  listen() {
+    const root = this.root;
+    root.addEventListener("pointerdown", (event) => this.pointerDown(event));
+    root.addEventListener("pointermove", (event) => this.pointerMove(event));
+    root.addEventListener("pointerup", (event) => this.pointerUp(event));
+    root.addEventListener("pointercancel", () => this.cancelDrag());
+    root.addEventListener("keydown", (event) => {
+      const name = event.target?.dataset?.square;
+      if (!name || (event.key !== "Enter" && event.key !== " ")) return;
+      event.preventDefault();
+      this.onSquare?.(name, "click");
+      // Keep the focus on the same square after the re-render.
+      this.cellShape(name)?.focus();
+    });
+  }
+
+  squareAt(clientX, clientY) {
+    const element = document.elementFromPoint(clientX, clientY);
+    const cell = element?.closest?.("[data-square]");
+    if (!cell || !this.root.contains(cell)) return null;
+    return cell.dataset.square;
+  }
+
+  svgPoint(event) {
+    const matrix = this.root.getScreenCTM();
+    if (!matrix) return [0, 0];
+    const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    return [point.x, point.y];
+  }
+
+  pointerDown(event) {
+    if (event.button !== undefined && event.button !== 0) return;
+    const name = event.target?.closest?.("[data-square]")?.dataset.square;
+    if (!name) return;
+    this.press = { name, x: event.clientX, y: event.clientY, id: event.pointerId };
+    if (this.canDrag?.(name)) {
+      try {
+        this.root.setPointerCapture(event.pointerId);
+      } catch {
+        /* pointer capture is a nicety */
+      }
+      event.preventDefault();
+    }
+  }
+
+  pointerMove(event) {
+    const press = this.press;
+    if (!press || press.id !== event.pointerId) return;
+    if (!this.drag) {
+      const moved = Math.hypot(event.clientX - press.x, event.clientY - press.y);
+      const box = this.root.getBoundingClientRect();
+      const cellPixels = (box.width / (this.maxX - this.minX)) * this.unit;
+      if (moved < Math.max(4, cellPixels * 0.2) || !this.canDrag?.(press.name)) return;
+      const piece = this.layers.pieces.querySelector(`[data-square="${CSS.escape(press.name)}"]`);
+      if (!piece) return;
+      this.onDragStart?.(press.name);
+      // onDragStart re-renders marks; the piece element is still the same.
+      this.layers.dragging.append(piece);
+      piece.classList.add("is-dragging");
+      this.drag = { name: press.name, piece };
+    }
+    const [x, y] = this.svgPoint(event);
+    this.drag.piece.setAttribute("transform", `translate(${x} ${y})`);
+  }
+
+  pointerUp(event) {
+    const press = this.press;
+    this.press = null;
+    if (!press || press.id !== event.pointerId) return;
+    if (this.drag) {
+      const target = this.squareAt(event.clientX, event.clientY);
+      const from = this.drag.name;
+      this.cancelDrag();
+      this.renderPieces();
+      if (target && target !== from) this.onSquare?.(target, "drop");
+      return;
+    }
+    const name = this.squareAt(event.clientX, event.clientY) || press.name;
+    this.onSquare?.(name, "click");
+  }
+
+  cancelDrag() {
+    if (!this.drag) return;
+    const { piece, name } = this.drag;
+    this.drag = null;
+    piece.classList.remove("is-dragging");
+    const center = this.centerOf(name);
+    if (center) piece.setAttribute("transform", `translate(${center[0]} ${center[1]})`);
+    this.layers.pieces.append(piece);
+  }
+}

@@ -1,0 +1,576 @@
+// The game page: the board, the clocks, the moves and the actions of one game, kept live
+// by the game's WebSocket. The server is the authority: the page shows its last state,
+// offers only its legal moves, and counts the clocks down locally between two states.
+//
+// Positions for the move list: the browser has no rules, but every move comes with its
+// path and captured squares, so the page replays the moves from `start_fen` (the piece
+// leaves the first square, the captured pieces go, it lands on the last square and is
+// crowned on its far row). The replay is used only when it ends on exactly the server's
+// FEN; otherwise (a rule the replay does not know) the page keeps the positions it has
+// seen itself: the start, the current position, and each state received while it is open.
+import { api, ApiError, controlOf, GameSocket, h, resultText, seatLabel, showError } from "./api.js";
+import { Board } from "./board.js";
+import { MovePicker } from "./picker.js";
+import { applyMove, normalizeMove, parseFen, samePosition, squareIndex } from "./position.js";
+
+const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const $ = (id) => document.getElementById(id);
+const errorBox = $("error");
+
+let state = null; // the last GameState from the server
+let receivedAt = 0; // performance.now() when it arrived (the clocks count from there)
+let variant = null;
+let index = null;
+let board = null;
+let me = null;
+let socket = null;
+const picker = new MovePicker();
+let positions = new Map(); // ply -> position ({turn, pieces})
+let viewPly = null; // null: follow the game; a number: show the position after that ply
+let flipOverride = null; // null: Black at the bottom for the Black player only
+let pending = null; // {move, position} while a move waits for the server
+let hint = "";
+let loadingVariant = null;
+
+function fail(error) {
+  const message = error instanceof ApiError ? error.detail || error.message : String(error.message || error);
+  showError(errorBox, message);
+}
+
+function other(color) {
+  return color === "white" ? "black" : "white";
+}
+
+function myTurn() {
+  return Boolean(state && state.status === "playing" && state.you && state.you === state.turn);
+}
+
+function canMove() {
+  return myTurn() && !pending && viewPly === null;
+}
+
+// --- states -------------------------------------------------------------------------------
+
+function newer(game) {
+  if (!state || game.id !== state.id) return true;
+  if (state.status === "finished" && game.status !== "finished") return false;
+  if (game.ply !== state.ply) return game.ply > state.ply;
+  if (typeof game.server_time === "number" && typeof state.server_time === "number") {
+    return game.server_time >= state.server_time;
+  }
+  return true;
+}
+
+async function accept(game) {
+  if (!game || (state && game.id !== state.id)) return;
+  if (!newer(game)) return;
+  if (!variant) {
+    loadingVariant ??= loadVariant(game.variant);
+    await loadingVariant;
+    if (!newer(game)) return;
+  }
+  const previous = state;
+  state = game;
+  receivedAt = performance.now();
+  pending = null;
+  updatePositions(previous);
+  const legal = myTurn() ? (game.legal_moves || []).map((move) => normalizeMove(index, move)) : [];
+  const keep = picker.path.length && previous && previous.ply === game.ply && myTurn();
+  if (!keep) {
+    picker.setMoves(legal);
+    hideChoice();
+    hint = "";
+  }
+  render();
+}
+
+async function loadVariant(name) {
+  variant = await api.variant(name);
+  const geometry = variant.geometry;
+  index = squareIndex(geometry);
+  board = new Board($("board"), geometry, {
+    interactive: true,
+    label: `${variant.title || name} board`,
+  });
+  board.onSquare = onSquare;
+  board.canDrag = (square) => canMove() && picker.path.length <= 1 && picker.movable().has(square);
+  board.onDragStart = (square) => {
+    if (picker.selected !== square) picker.select(square);
+    hideChoice();
+    renderMarks();
+  };
+  $("rules-link").href = `/rules/${encodeURIComponent(name)}`;
+  $("rules-link").textContent = "Rules";
+  $("rules-link").setAttribute("aria-label", `Rules of ${variant.title || name}`);
+  $("rules-link").title = `Rules of ${variant.title || name}`;
+}
+
+function crownsInPassing() {
+  const promotion = variant?.rules?.crowning ?? variant?.rules?.promotion ?? variant?.promotion;
+  return promotion === "continue-as-king";
+}
+
+function updatePositions(previous) {
+  const start = parseFen(index, state.start_fen || state.fen);
+  const current = parseFen(index, state.fen);
+  const replayed = [start];
+  for (const move of state.moves || []) {
+    const next = applyMove(index, variant.geometry, replayed[replayed.length - 1], move, crownsInPassing());
+    if (!next) break;
+    replayed.push(next);
+  }
+  if (replayed.length === state.ply + 1 && samePosition(replayed[state.ply], current)) {
+    positions = new Map(replayed.map((position, ply) => [ply, position]));
+  } else {
+    const kept = new Map();
+    if (previous && previous.id === state.id) {
+      for (const [ply, position] of positions) if (ply < state.ply) kept.set(ply, position);
+    }
+    kept.set(0, start);
+    kept.set(state.ply, current);
+    positions = kept;
+  }
+  if (viewPly !== null && (viewPly >= state.ply || !positions.has(viewPly))) viewPly = null;
+}
+
+// --- moving -------------------------------------------------------------------------------
+
+function onSquare(square) {
+  if (!canMove()) return;
+  const result = picker.click(square);
+  hideChoice();
+  hint = "";
+  if (result.kind === "move") {
+    play(result.move);
+    return;
+  }
+  if (result.kind === "choose") {
+    offerChoice(result.moves);
+  } else if (result.kind === "ambiguous") {
+    hint = "Several captures end there: click the landing squares in order.";
+  } else if (result.kind === "partial") {
+    hint = "Go on: click the next landing square.";
+  }
+  renderMarks();
+  renderStatus();
+}
+
+function offerChoice(moves) {
+  $("choose-text").textContent = "These moves take the same path: choose one.";
+  $("choose-buttons").replaceChildren(
+    ...moves.map((move) =>
+      h("button", { type: "button", onclick: () => { hideChoice(); play(move); } }, move.notation),
+    ),
+  );
+  $("choose").hidden = false;
+}
+
+function hideChoice() {
+  $("choose").hidden = true;
+  $("choose-buttons").replaceChildren();
+}
+
+async function play(move) {
+  if (!canMove()) return;
+  const notation = typeof move === "string" ? move : move.notation;
+  const ply = state.ply;
+  picker.clear();
+  if (typeof move !== "string") {
+    const after = applyMove(index, variant.geometry, positions.get(ply) || parseFen(index, state.fen), move, crownsInPassing());
+    pending = { move, position: after };
+  } else {
+    pending = { move: null, position: null };
+  }
+  render();
+  try {
+    const game = await api.move(state.id, notation, ply);
+    pending = null;
+    await accept(game);
+  } catch (error) {
+    pending = null;
+    fail(error);
+    if (error.status === 409 || error.status === 400) {
+      try {
+        await accept(await api.game(gameId));
+      } catch {
+        /* the socket will bring the state */
+      }
+    }
+    picker.setMoves(myTurn() ? (state.legal_moves || []).map((m) => normalizeMove(index, m)) : []);
+    render();
+  }
+}
+
+async function action(run, button) {
+  if (button) button.disabled = true;
+  try {
+    const game = await run();
+    await accept(game);
+  } catch (error) {
+    fail(error);
+  } finally {
+    if (button) button.disabled = false;
+    render();
+  }
+}
+
+// --- rendering ----------------------------------------------------------------------------
+
+function flipped() {
+  if (flipOverride !== null) return flipOverride;
+  return state?.you === "black";
+}
+
+function displayed() {
+  if (viewPly !== null && positions.has(viewPly)) return { position: positions.get(viewPly), ply: viewPly };
+  if (pending?.position) return { position: pending.position, ply: state.ply + 1 };
+  return { position: positions.get(state.ply) || parseFen(index, state.fen), ply: state.ply };
+}
+
+function render() {
+  if (!state || !board) return;
+  if (board.flipped !== flipped()) board.setFlipped(flipped());
+  $("flip").setAttribute("aria-pressed", String(flipped()));
+  board.setPosition(displayed().position);
+  renderMarks();
+  renderPlayers();
+  renderStatus();
+  renderActions();
+  renderMoves();
+  tick();
+}
+
+function renderMarks() {
+  if (!board || !state) return;
+  const { ply } = displayed();
+  let lastMove = null;
+  if (pending?.move) lastMove = normalizeMove(index, pending.move).path;
+  else if (ply > 0 && state.moves?.[ply - 1]) lastMove = normalizeMove(index, state.moves[ply - 1]).path;
+  const marks = { lastMove: lastMove ? [lastMove[0], lastMove[lastMove.length - 1]] : [] };
+  if (canMove()) {
+    const { next, finals } = picker.targets();
+    Object.assign(marks, {
+      movable: picker.movable(),
+      mustCapture: picker.path.length ? new Set() : picker.mustCapture(),
+      selected: picker.selected,
+      path: picker.path.slice(1),
+      next,
+      finals,
+    });
+  }
+  board.setMarks(marks);
+}
+
+function seatText(color) {
+  const seat = state[color];
+  let text = seatLabel(seat);
+  if (state.you === color) text += " (you)";
+  return text;
+}
+
+function renderPlayers() {
+  const bottom = flipped() ? "black" : "white";
+  const top = other(bottom);
+  for (const [id, color] of [["player-top", top], ["player-bottom", bottom]]) {
+    const box = $(id);
+    box.dataset.color = color;
+    box.querySelector(".swatch").className = `swatch ${color}`;
+    box.querySelector(".label").textContent = seatText(color);
+    box.classList.toggle("to-move", state.status === "playing" && state.turn === color);
+    const clock = box.querySelector(".clock");
+    clock.hidden = !state.clock;
+    clock.dataset.color = color;
+    clock.setAttribute("aria-label", `${color} clock`);
+  }
+  document.title = `${seatLabel(state.white)} – ${seatLabel(state.black)} · Damier`;
+  const control = controlOf(state.clock);
+  $("title").textContent = `${variant.title || state.variant} · ${control ? control : "no clock"}`;
+}
+
+function statusText() {
+  const draw = state.draw_offer ? ` ${state.draw_offer === state.you ? "You offer" : `${cap(state.draw_offer)} offers`} a draw.` : "";
+  if (state.status === "open") {
+    if (state.you) return "Waiting for an opponent to join. Send them the link below.";
+    const free = state.white?.id ? "Black" : "White";
+    return `Open game: join to play ${free}.`;
+  }
+  if (state.status === "finished") {
+    return `${resultText(state.result)}${state.result?.pdn ? ` · ${state.result.pdn}` : ""}`;
+  }
+  if (pending) return "Sending your move…";
+  if (viewPly !== null) return `${cap(state.turn)} to move.${draw}`;
+  if (myTurn()) {
+    const must = picker.mustCapture().size ? " You must capture." : "";
+    return `Your turn.${must}${draw}`;
+  }
+  const mover = state[state.turn];
+  if (state.you) {
+    if (mover?.kind === "computer") return `The computer is thinking…${draw}`;
+    return `Waiting for ${seatLabel(mover)} to move.${draw}`;
+  }
+  return `${cap(state.turn)} to move.${draw}`;
+}
+
+function cap(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : "";
+}
+
+function renderStatus() {
+  if (!state) return;
+  const status = $("status");
+  status.textContent = statusText() + (hint ? ` ${hint}` : "");
+  status.classList.toggle("finished", state.status === "finished");
+}
+
+function renderActions() {
+  const playing = state.status === "playing";
+  const player = Boolean(state.you);
+  const offer = state.draw_offer;
+  $("join").hidden = !(state.status === "open" && !player);
+  $("invite").hidden = !(state.status === "open" && player);
+  $("invite-url").value = location.href.split("#")[0];
+  const offerButton = $("draw-offer");
+  offerButton.hidden = !(playing && player && offer !== other(state.you));
+  offerButton.disabled = offer === state.you;
+  offerButton.textContent = offer === state.you ? "Draw offered" : "Offer draw";
+  $("draw-accept").hidden = !(playing && player && offer === other(state.you));
+  $("draw-decline").hidden = $("draw-accept").hidden;
+  $("resign").hidden = !(playing && player);
+  $("rematch").hidden = !(state.status === "finished" && player);
+  const rematchId = state.rematch?.id ?? state.rematch ?? null;
+  $("rematch-link").hidden = !rematchId;
+  if (rematchId) $("rematch-link").href = `/games/${encodeURIComponent(rematchId)}`;
+  $("pdn").href = api.pdnUrl(state.id);
+  $("pdn").setAttribute("download", `damier-${state.id}.pdn`);
+  $("move-form").hidden = !myTurn();
+  const list = $("legal-moves");
+  list.replaceChildren(...(myTurn() ? state.legal_moves || [] : []).map((move) => h("option", { value: move.notation })));
+}
+
+function renderMoves() {
+  const box = $("moves");
+  const moves = state.moves || [];
+  const startTurn = parseFen(index, state.start_fen || state.fen).turn;
+  const shown = displayed().ply;
+  const cells = [];
+  const offset = startTurn === "black" ? 1 : 0;
+  if (offset && moves.length) {
+    cells.push(h("span", { class: "number" }, "1."), h("span", { class: "filler" }, "…"));
+  }
+  moves.forEach((move, i) => {
+    const ply = i + 1;
+    const slot = i + offset;
+    if (slot % 2 === 0) cells.push(h("span", { class: "number" }, `${slot / 2 + 1}.`));
+    const known = positions.has(ply);
+    cells.push(
+      h(
+        "button",
+        {
+          type: "button",
+          "data-ply": ply,
+          "aria-current": ply === shown && !pending ? "true" : "false",
+          disabled: !known,
+          title: known ? `Show the position after ${move.notation}` : "Position not available: only the moves seen live can be shown",
+          onclick: () => view(ply),
+        },
+        move.notation,
+      ),
+    );
+  });
+  box.replaceChildren(...cells);
+  box.setAttribute("aria-label", `Moves (${moves.length})`);
+  box.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: "nearest" });
+  const viewing = $("viewing");
+  if (viewPly !== null) {
+    viewing.textContent = viewPly === 0
+      ? "Showing the start position. Press >| to return to the game."
+      : `Showing the position after ${moves[viewPly - 1]?.notation || `ply ${viewPly}`}. Press >| to return to the game.`;
+  } else {
+    viewing.textContent = "";
+  }
+  const plies = [...positions.keys()].sort((a, b) => a - b);
+  $("nav-first").disabled = shown === 0 || !positions.has(0);
+  $("nav-prev").disabled = !plies.some((p) => p < shown);
+  $("nav-next").disabled = viewPly === null;
+  $("nav-last").disabled = viewPly === null;
+}
+
+function view(ply) {
+  if (!state) return;
+  if (ply === null || ply >= state.ply) viewPly = null;
+  else if (positions.has(ply)) viewPly = ply;
+  picker.clear();
+  hideChoice();
+  hint = "";
+  render();
+}
+
+function navigate(where) {
+  if (!state) return;
+  const plies = [...positions.keys()].sort((a, b) => a - b);
+  const shown = viewPly ?? state.ply;
+  if (where === "first") view(plies[0] ?? 0);
+  else if (where === "last") view(null);
+  else if (where === "prev") {
+    const before = plies.filter((p) => p < shown);
+    if (before.length) view(before[before.length - 1]);
+  } else if (where === "next") {
+    const after = plies.find((p) => p > shown);
+    view(after === undefined ? null : after);
+  }
+}
+
+// --- clocks -------------------------------------------------------------------------------
+
+function formatClock(seconds) {
+  const s = Math.max(0, seconds);
+  if (s < 10) return `0:0${s.toFixed(1)}`.replace(/^0:0(\d\d)/, "0:$1");
+  const whole = Math.ceil(s - 1e-9);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const secs = String(whole % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+function remaining(color) {
+  const clock = state.clock;
+  let seconds = Number(clock[color]) || 0;
+  if (state.status === "playing" && clock.running === color) {
+    seconds -= (performance.now() - receivedAt) / 1000;
+  }
+  return Math.max(0, seconds);
+}
+
+function tick() {
+  if (!state || !state.clock) return;
+  for (const element of document.querySelectorAll(".clock[data-color]")) {
+    const color = element.dataset.color;
+    const seconds = remaining(color);
+    element.textContent = formatClock(seconds);
+    const running = state.status === "playing" && state.clock.running === color;
+    element.classList.toggle("running", running);
+    element.classList.toggle("low", seconds < 20);
+  }
+}
+
+// --- wiring -------------------------------------------------------------------------------
+
+function connectionStatus(status, retryMs) {
+  const element = $("connection");
+  element.classList.toggle("down", status === "closed");
+  if (status === "open") element.textContent = "Live.";
+  else if (status === "connecting") element.textContent = "Connecting…";
+  else element.textContent = `Connection lost: retrying in ${Math.max(1, Math.round(retryMs / 1000))} s.`;
+}
+
+function restartSocket() {
+  socket?.close();
+  socket = new GameSocket(gameId, {
+    onState: (game) => accept(game).catch(fail),
+    onError: (message) => showError(errorBox, message),
+    onStatus: connectionStatus,
+  });
+  socket.connect();
+}
+
+function wire() {
+  $("flip").addEventListener("click", () => {
+    flipOverride = !flipped();
+    render();
+  });
+  $("nav-first").addEventListener("click", () => navigate("first"));
+  $("nav-prev").addEventListener("click", () => navigate("prev"));
+  $("nav-next").addEventListener("click", () => navigate("next"));
+  $("nav-last").addEventListener("click", () => navigate("last"));
+  document.addEventListener("keydown", (event) => {
+    const tag = event.target?.tagName;
+    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    const where = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
+    if (where) {
+      event.preventDefault();
+      navigate(where);
+    } else if (event.key === "Escape") {
+      picker.clear();
+      hideChoice();
+      hint = "";
+      renderMarks();
+      renderStatus();
+    }
+  });
+  $("join").addEventListener("click", (event) =>
+    action(async () => {
+      const game = await api.join(gameId);
+      // The socket identified its player when it connected: reconnect as the new player.
+      restartSocket();
+      me = await api.me();
+      showMe();
+      return game;
+    }, event.currentTarget),
+  );
+  $("copy-invite").addEventListener("click", async () => {
+    const input = $("invite-url");
+    input.select();
+    try {
+      await navigator.clipboard.writeText(input.value);
+      $("copy-invite").textContent = "Copied";
+    } catch {
+      document.execCommand?.("copy");
+    }
+  });
+  $("draw-offer").addEventListener("click", (event) => action(() => api.draw(gameId, "offer"), event.currentTarget));
+  $("draw-accept").addEventListener("click", (event) => action(() => api.draw(gameId, "accept"), event.currentTarget));
+  $("draw-decline").addEventListener("click", (event) => action(() => api.draw(gameId, "decline"), event.currentTarget));
+  $("resign").addEventListener("click", (event) => {
+    if (!window.confirm("Resign this game?")) return;
+    action(() => api.resign(gameId), event.currentTarget);
+  });
+  $("rematch").addEventListener("click", async (event) => {
+    const button = event.currentTarget;
+    button.disabled = true;
+    try {
+      const game = await api.rematch(gameId);
+      location.href = `/games/${encodeURIComponent(game.id)}`;
+    } catch (error) {
+      button.disabled = false;
+      fail(error);
+    }
+  });
+  $("move-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("move-input").value.trim();
+    if (!text || !canMove()) return;
+    const legal = (state.legal_moves || []).find((move) => move.notation.toLowerCase() === text.toLowerCase());
+    $("move-input").value = "";
+    play(legal ? normalizeMove(index, legal) : text);
+  });
+  setInterval(tick, 100);
+}
+
+function showMe() {
+  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+}
+
+async function main() {
+  wire();
+  if (!gameId) {
+    fail(new Error("No game in this address."));
+    return;
+  }
+  api.me().then((who) => {
+    me = who;
+    showMe();
+  }).catch(() => {});
+  try {
+    await accept(await api.game(gameId));
+  } catch (error) {
+    if (error.status === 404) {
+      $("board").replaceChildren(h("p", {}, "There is no such game. ", h("a", { href: "/" }, "Back to the lobby")));
+      $("status").textContent = "No such game.";
+      return;
+    }
+    fail(error);
+  }
+  restartSocket();
+}
+
+main();

@@ -1,0 +1,93 @@
+// The rules page: a variant's title, summary and rules, and its start position.
+import { api, h, showError } from "./api.js";
+import { Board } from "./board.js";
+import { parseFen, squareIndex } from "./position.js";
+
+const name = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "international");
+const $ = (id) => document.getElementById(id);
+
+// Fields of the variant answer that are not rules text.
+const SKIP = new Set(["name", "title", "summary", "geometry", "width", "height", "board", "start_fen"]);
+
+function label(key) {
+  const text = key.replaceAll("_", " ");
+  return text[0].toUpperCase() + text.slice(1);
+}
+
+function valueNode(value) {
+  if (value === null || value === undefined || value === "") return "—";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) {
+    if (!value.length) return "none";
+    if (value.every((item) => typeof item !== "object")) return value.join(", ");
+    return h("ul", {}, value.map((item) => h("li", {}, valueNode(item))));
+  }
+  if (typeof value === "object") {
+    return h("dl", {}, Object.entries(value).flatMap(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, valueNode(v))]));
+  }
+  return String(value);
+}
+
+/** The rules text: paragraphs for a string, a list for a list, a table for an object. */
+function rulesNode(rules) {
+  if (typeof rules === "string") {
+    return rules
+      .split(/\n\s*\n/)
+      .map((paragraph) => paragraph.trim())
+      .filter(Boolean)
+      .map((paragraph) => {
+        const lines = paragraph.split("\n").map((line) => line.trim());
+        if (lines.every((line) => /^[-*•]\s/.test(line))) {
+          return h("ul", {}, lines.map((line) => h("li", {}, line.replace(/^[-*•]\s+/, ""))));
+        }
+        return h("p", {}, paragraph);
+      });
+  }
+  if (Array.isArray(rules)) return h("ul", {}, rules.map((item) => h("li", {}, valueNode(item))));
+  return valueNode(rules);
+}
+
+async function main() {
+  const [variant, variants, me] = await Promise.all([api.variant(name), api.variants(), api.me()]);
+  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+  document.title = `${variant.title || variant.name} — rules — Damier`;
+  $("title").textContent = variant.title || variant.name;
+  $("summary").textContent = variant.summary || "";
+  const box = $("rules-text");
+  const rules = variant.rules ?? variant.rules_summary ?? variant.description;
+  if (rules !== undefined) {
+    box.append(h("h2", {}, "Rules"), ...[rulesNode(rules)].flat());
+  }
+  const extra = Object.entries(variant).filter(
+    ([key]) => !SKIP.has(key) && !["rules", "rules_summary", "description"].includes(key),
+  );
+  if (extra.length) {
+    box.append(
+      h("h2", {}, rules !== undefined ? "Details" : "Rules"),
+      h("dl", {}, extra.flatMap(([key, value]) => [h("dt", {}, label(key)), h("dd", {}, valueNode(value))])),
+    );
+  }
+  const geometry = variant.geometry;
+  const board = new Board($("board"), geometry, { label: `${variant.title || variant.name}: start position` });
+  const startFen = geometry.start_fen || variant.start_fen;
+  board.setPosition(parseFen(squareIndex(geometry), startFen));
+  $("board-caption").textContent = `${geometry.width}×${geometry.height} board, ${geometry.cells.length} playable squares. Start: ${startFen}`;
+  $("play-link").href = "/";
+  $("play-link").addEventListener("click", () => {
+    try {
+      const saved = JSON.parse(localStorage.getItem("damier.newGame") || "{}");
+      localStorage.setItem("damier.newGame", JSON.stringify({ ...saved, variant: variant.name }));
+    } catch {
+      /* private mode */
+    }
+  });
+  $("variant-links").replaceChildren(
+    ...variants.map((v) =>
+      h("li", {}, v.name === variant.name ? h("strong", {}, v.title || v.name) : h("a", { href: `/rules/${encodeURIComponent(v.name)}` }, v.title || v.name)),
+    ),
+  );
+}
+
+main().catch((error) => {
+  showError($("error"), error.status === 404 ? `There is no variant called “${name}”.` : error.message, 60000);
+});
