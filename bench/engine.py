@@ -23,12 +23,12 @@ cannot finish. A peer that is not installed is reported and skipped.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
+
+from machine import describe_machine
 
 from damier import Board
 from damier.engine import Engine
@@ -42,20 +42,6 @@ POSITIONS = [
 
 Row = tuple[str, int, int, float, str]
 """Engine, depth, nodes, seconds, best move."""
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            cpu = next(
-                (line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu
-            )
-    except OSError:
-        pass
-    return (
-        f"{platform.platform()}; {cpu}; {os.cpu_count()} cores; Python {platform.python_version()}"
-    )
 
 
 def damier_runner() -> Callable[[str, float], Row]:
@@ -112,7 +98,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="search time per position")
     args = parser.parse_args()
-    print(f"machine: {machine()}")
+    print(f"machine: {describe_machine()}")
     print(f"search time per position: {args.seconds:g} s\n")
     runners: list[Callable[[str, float], Row]] = [damier_runner()]
     for peer in (dame_runner(), turbo_runner()):

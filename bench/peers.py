@@ -27,14 +27,14 @@ short). A peer that is not installed is reported and skipped.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import random
 import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from typing import Any
+
+from machine import describe_machine
 
 from damier import Board
 
@@ -86,20 +86,6 @@ def ratio(ours: float, theirs: float | None) -> str:
     if theirs is None:
         return "-"
     return f"{theirs / ours:.2f}x"
-
-
-def machine() -> str:
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            cpu = next(
-                (line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), cpu
-            )
-    except OSError:
-        pass
-    return (
-        f"{platform.platform()}; {cpu}; {os.cpu_count()} cores; Python {platform.python_version()}"
-    )
 
 
 # -- perft --------------------------------------------------------------------------------
@@ -270,7 +256,7 @@ def api_section(draughts: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.parse_args(argv)
-    print(f"machine: {machine()}")
+    print(f"machine: {describe_machine()}")
     dame = try_import("dame")
     draughts = try_import("draughts")
     if dame is not None:

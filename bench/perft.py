@@ -23,6 +23,8 @@ import platform
 import sys
 import time
 
+from machine import cpu_model
+
 import damier
 from damier import Board
 
@@ -45,15 +47,7 @@ AUTO_LIMIT = 3.0  # seconds, for variants without a fixed depth
 
 
 def machine() -> list[str]:
-    cpu = platform.processor() or "unknown"
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    cpu = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
+    cpu = cpu_model()
     usable: int | None
     try:
         usable = len(os.sched_getaffinity(0))

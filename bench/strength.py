@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import platform
 import random
 import time
 from typing import Any
+
+from machine import describe_machine
 
 from damier import Board
 from damier.engine import Engine
@@ -122,7 +123,7 @@ def main() -> None:
     except ImportError:
         print("py-draughts is not installed (pip install -e '.[bench]'); nothing to measure")
         return
-    print(f"machine: {platform.platform()}, {platform.processor() or platform.machine()}")
+    print(f"machine: {describe_machine()}")
     print(
         f"Damier level 10 v py-draughts TurboEngine, {args.time} s a move, "
         f"{args.games} games, seed {args.seed}"
