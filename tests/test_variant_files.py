@@ -33,6 +33,7 @@ EXTRA_FORMS = [
     "turkish-giveaway",
     "italian+dark-first",
     "thai+twelve-men",
+    "frisian+any-king",
     "turkish+king-beats-man",  # draw rules that are no named set: written rule by rule
 ]
 VARIANTS = [*all_variants(), *(get_variant(name) for name in EXTRA_FORMS)]
@@ -102,6 +103,8 @@ def test_export_is_a_complete_file() -> None:
         "range",
         "landing",
         "stop_behind_king",
+        "max_consecutive_moves",
+        "counted_moves",
         "choice",
         "removal",
         "no_reversal",
@@ -150,6 +153,21 @@ def test_giveaway_without_draws_plays_repetition_only() -> None:
     )
     assert variant.giveaway and variant.draw_rules == draws.REPETITION_ONLY
     assert _rule_differences(variant, get_variant("russian-giveaway")) == []
+
+
+def test_limit_on_consecutive_king_moves() -> None:
+    variant = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "russian"\n[kings]\nmax_consecutive_moves = 3\n'
+    )
+    assert _rule_differences(variant, get_variant("russian")) == [
+        "max_consecutive_king_moves",
+        "pdn_game_type",
+    ]
+    assert variant.max_consecutive_king_moves == 3 and variant.counted_king_moves == "same-king"
+    frisian = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "frisian"\n[kings]\ncounted_moves = "any-king"\n'
+    )
+    assert _rule_differences(frisian, get_variant("frisian+any-king")) == ["pdn_game_type"]
 
 
 def test_direction_shorthands() -> None:
@@ -261,6 +279,16 @@ MALFORMED = {
         RUSSIAN_HEAD + '[kings]\nrange = "long"\n',
         5,
         '[kings] range must be one of "short", "flying", not "long"',
+    ),
+    "negative king move limit": (
+        RUSSIAN_HEAD + "[kings]\nmax_consecutive_moves = -1\n",
+        5,
+        "[kings] max_consecutive_moves must be at least 0, not -1",
+    ),
+    "unknown counted king moves": (
+        RUSSIAN_HEAD + '[kings]\ncounted_moves = "each-king"\n',
+        5,
+        '[kings] counted_moves must be one of "same-king", "any-king", not "each-king"',
     ),
     "unknown choice": (
         RUSSIAN_HEAD + '[capture]\nchoice = ["most-men"]\n',

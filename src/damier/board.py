@@ -28,7 +28,7 @@ from damier.kernel.perft import move_buffers, perft, perft_stack
 from damier.kernel.tables import Tables, compile_tables
 from damier.notation.fen import parse_fen, write_fen
 from damier.notation.moves import public_names, split_move, square_name
-from damier.rules import Variant, get_variant
+from damier.rules import CountedKingMoves, Variant, get_variant
 
 WHITE = 0
 """Player 0: moves up the board, named W in FEN."""
@@ -221,8 +221,10 @@ class Board:
             self._cache = (rows, LegalMoves(len(rows), lambda: self._describe(rows)))
         return self._cache
 
-    def _rows(self, dedupe: bool) -> npt.NDArray[np.int32]:
-        """The kernel's move rows for the position (growing the buffer as needed)."""
+    def _rows(self, dedupe: bool, history_rules: bool = True) -> npt.NDArray[np.int32]:
+        """The kernel's move rows for the position (growing the buffer as needed), less the
+        moves a rule on the move history forbids, unless ``history_rules`` is False (perft
+        counts the position's own tree, which knows no history)."""
         space = _workspace(self.geometry.cell_count, self._maxc)
         while True:
             count = generate(
@@ -236,8 +238,56 @@ class Board:
                 True,
             )
             if count >= 0:
-                return space.buffer[:count].copy()
+                rows = space.buffer[:count].copy()
+                if history_rules and self.variant.max_consecutive_king_moves:
+                    rows = self._rest_tired_kings(rows)
+                return rows
             space.grow()
+
+    def _rest_tired_kings(self, rows: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """``rows`` without the quiet moves of a king that has made
+        ``max_consecutive_king_moves`` of them in a row (Frisian). Captures stay legal.
+
+        The count is read from this board's history: a board set up from a FEN (or
+        ``set_fen``) starts at 0 for both players.
+        """
+        quiet_kings: npt.NDArray[np.bool_] = (rows[:, L.NCAP] == 0) & (rows[:, L.PIECE] % 2 == 0)
+        if not quiet_kings.any():
+            return rows
+        tired = self._tired_king()
+        if tired is None:
+            return rows
+        if self.variant.counted_king_moves is CountedKingMoves.SAME_KING:
+            quiet_kings &= rows[:, L.FROM] == tired
+        kept: npt.NDArray[np.int32] = rows[~quiet_kings]
+        return kept
+
+    def _tired_king(self) -> int | None:
+        """The cell of the player's king that may not make another quiet move, or None.
+
+        Walks back over the player's own moves, newest first: each must be a quiet king move
+        (a capture or a man's move frees the kings) and, when the same king is counted, end
+        where the next one started. The limit lapses once the player has no men left.
+        """
+        limit = self.variant.max_consecutive_king_moves
+        same_king = self.variant.counted_king_moves is CountedKingMoves.SAME_KING
+        players = int(self._tables.rules[L.R_PLAYERS])
+        count, tired, start = 0, -1, -1
+        for index in range(len(self._history) - players, -1, -players):
+            row = self._history[index][0][0]
+            if row[L.NCAP] or row[L.PIECE] % 2:
+                break
+            if count == 0:
+                tired = int(row[L.TO])
+            elif same_king and row[L.TO] != start:
+                break
+            start = int(row[L.FROM])
+            count += 1
+            if count == limit:
+                break
+        if count < limit or not np.any(self._cells == 2 * self._turn + 1):
+            return None
+        return tired
 
     def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
         """Moves as users see them; the short notation unless it would fit two moves."""
@@ -262,7 +312,11 @@ class Board:
 
     @property
     def legal_moves(self) -> LegalMoves:
-        """The legal moves; a capture is compulsory and the variant's choice rule applied."""
+        """The legal moves; a capture is compulsory and the variant's choice rule applied.
+
+        In a variant with ``max_consecutive_king_moves`` (Frisian) a king that has made that
+        many quiet moves in a row, counted in this board's history, may only capture.
+        """
         return self._generate()[1]
 
     def parse_move(self, text: str) -> Move:
@@ -383,7 +437,7 @@ class Board:
         _check_perft(depth, duplicates)
         if depth == 0:
             return []
-        rows = self._rows(dedupe=duplicates == "drop")
+        rows = self._rows(dedupe=duplicates == "drop", history_rules=False)
         result = []
         players = int(self._tables.rules[L.R_PLAYERS])
         for index, move in enumerate(self._describe(rows)):

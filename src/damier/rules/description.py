@@ -111,6 +111,17 @@ class Landing(StrEnum):
     """Only the square directly behind it (Thai)."""
 
 
+class CountedKingMoves(StrEnum):
+    """Which moves the limit on consecutive king moves (``max_consecutive_king_moves``) counts."""
+
+    SAME_KING = "same-king"
+    """The non-capturing moves of one king in a row; a move of another king, a man's move or
+    any capture frees it (Frisian, FRBD)."""
+    ANY_KING = "any-king"
+    """The player's non-capturing king moves in a row, whichever king makes them; only a
+    man's move or a capture frees the kings."""
+
+
 @dataclass(frozen=True)
 class Variant:
     """A complete, immutable description of a draughts variant.
@@ -147,6 +158,12 @@ class Variant:
     """Where a flying king lands behind a captured piece."""
     king_stops_behind_king: bool = False
     """A king that jumps a king must land directly behind it (Killer)."""
+    max_consecutive_king_moves: int = 0
+    """Non-capturing moves a king may make in a row while its owner still has men; 0 means
+    no limit (Frisian: 3). The board counts them in its own move history (a board set up
+    from a FEN starts at 0); the kernel and perft do not see this rule."""
+    counted_king_moves: CountedKingMoves = CountedKingMoves.SAME_KING
+    """Which king moves that limit counts: one king's, or any king's."""
     men_capture_kings: bool = True
     """Whether a man may jump a king (not in Italian)."""
     choice: tuple[Choice, ...] = ()

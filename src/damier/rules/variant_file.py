@@ -37,6 +37,9 @@ the ``base`` variant, or without a base the default of :class:`Variant`)::
     range = "flying"               # "short" | "flying"
     landing = "any"                # "any" | "next"
     stop_behind_king = false
+    max_consecutive_moves = 0      # non-capturing moves a king may make in a row while its
+                                   #   owner has men; 0 = no limit (Frisian: 3)
+    counted_moves = "same-king"    # "same-king" (another king's move frees it) | "any-king"
 
     [capture]
     choice = ["most-pieces"]       # in priority order: most-pieces, with-king,
@@ -88,6 +91,7 @@ from damier.rules.description import (
     ORTHOGONAL,
     BoardKind,
     Choice,
+    CountedKingMoves,
     Direction,
     Landing,
     Numbering,
@@ -247,6 +251,8 @@ def variant_to_toml(variant: Variant) -> str:
         f"range = {_string(variant.king_range.value)}",
         f"landing = {_string(variant.king_landing.value)}",
         f"stop_behind_king = {_bool(variant.king_stops_behind_king)}",
+        f"max_consecutive_moves = {variant.max_consecutive_king_moves}",
+        f"counted_moves = {_string(variant.counted_king_moves.value)}",
         "",
         "[capture]",
         f"choice = {_list(choice.value for choice in variant.choice)}",
@@ -880,6 +886,8 @@ _SIMPLE_TABLES: dict[str, dict[str, tuple[str, Converter]]] = {
         "range": ("king_range", _enum(Range)),
         "landing": ("king_landing", _enum(Landing)),
         "stop_behind_king": ("king_stops_behind_king", _boolean),
+        "max_consecutive_moves": ("max_consecutive_king_moves", _count(0)),
+        "counted_moves": ("counted_king_moves", _enum(CountedKingMoves)),
     },
     "capture": {
         "choice": ("choice", _choices),

@@ -16,6 +16,7 @@ from damier.rules.description import (
     ORTHOGONAL,
     BoardKind,
     Choice,
+    CountedKingMoves,
     Direction,
     Landing,
     Numbering,
@@ -237,10 +238,12 @@ FRISIAN = Variant(
     king_captures=ALL_DIRECTIONS,
     choice=(Choice.MOST_VALUE, Choice.WITH_KING),
     king_value=199,
+    max_consecutive_king_moves=3,
     draw_rules=draws.REPETITION_ONLY,
     pdn_game_type=40,
     aliases=("fries",),
     summary="captures along ranks and files too, the capture of most value, a king ~ 2 men",
+    options=(("any-king", (("counted_king_moves", CountedKingMoves.ANY_KING),)),),
 )
 
 FRYSK = dataclasses.replace(
