@@ -13,7 +13,6 @@ Prints one line per game, then the score, the Elo difference and its 95% interva
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from typing import Any
@@ -22,18 +21,8 @@ from machine import describe_machine
 
 from damier import Board
 from damier.engine import Engine
+from damier.engine_match import elo_estimate
 from damier.game import Game
-
-
-def elo(score: float, games: int, variance: float) -> tuple[float, float, float]:
-    """Elo difference for a score fraction, with a 95% interval from the per-game variance."""
-
-    def to_elo(p: float) -> float:
-        p = min(max(p, 1e-6), 1 - 1e-6)
-        return -400 * math.log10(1 / p - 1)
-
-    margin = 1.96 * math.sqrt(variance / games) if games else 0.0
-    return to_elo(score), to_elo(score - margin), to_elo(score + margin)
 
 
 def openings(count: int, seed: int) -> list[tuple[str, str]]:
@@ -154,17 +143,12 @@ def main() -> None:
             )
     games = len(points)
     mean = sum(points) / games
-    variance = sum((p - mean) ** 2 for p in points) / max(games - 1, 1)
-    centre, low, high = elo(mean, games, variance)
     print(
         f"\nscore {sum(points):g}/{games} = {100 * mean:.1f}% "
         f"(wins {points.count(1.0)}, draws {points.count(0.5)}, losses {points.count(0.0)}; "
         f"{unfinished} unfinished scored as draws)"
     )
-    print(
-        f"Elo difference {centre:+.0f} (95% interval {low:+.0f} to {high:+.0f}); "
-        f"{time.perf_counter() - started:.0f} s"
-    )
+    print(f"Elo difference {elo_estimate(points)}; {time.perf_counter() - started:.0f} s")
 
 
 if __name__ == "__main__":
