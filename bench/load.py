@@ -6,6 +6,7 @@ mover's socket until the new state comes back on it), p50 and p99.
 
 Starts the server in a subprocess on a free 127.0.0.1 port with a temporary database, and
 stops it at the end. Bounded: --games pairs, --moves plies a game, --timeout seconds.
+``--database URL`` runs it on another database (an empty PostgreSQL database, say).
 """
 
 from __future__ import annotations
@@ -144,6 +145,12 @@ def main() -> int:
     parser.add_argument("--variant", default="international")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds, all in all")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--database",
+        default=None,
+        help="SQLAlchemy URL of an empty database (default: a temporary SQLite file), "
+        "e.g. postgresql+asyncpg://user:password@127.0.0.1/damier_bench",
+    )
     args = parser.parse_args()
     if not (1 <= args.games <= 500 and 1 <= args.moves <= 1000):
         parser.error("--games 1-500 and --moves 1-1000")
@@ -157,7 +164,7 @@ def main() -> int:
             "DAMIER_RATE_CAPACITY": "100000",
             "DAMIER_RATE_PER_SECOND": "100000",
         }
-        database = f"sqlite+aiosqlite:///{Path(scratch) / 'load.sqlite3'}"
+        database = args.database or f"sqlite+aiosqlite:///{Path(scratch) / 'load.sqlite3'}"
         command = [sys.executable, "-m", "damier.cli", "serve", "--host", HOST]
         command += ["--port", str(port), "--database", database, "--log-level", "warning"]
         server = subprocess.Popen(command, env=env)

@@ -1,16 +1,27 @@
 """Fixtures of the server tests: an app on a fresh SQLite file per test, clients that share
-its event loop (each with its own cookies), and a time source the tests move by hand."""
+its event loop (each with its own cookies), and a time source the tests move by hand.
+
+With ``DAMIER_DATABASE_URL`` set to a server database (``postgresql+asyncpg://...``), each
+SQLite file a test would use becomes a fresh database on that server instead (created on
+first use, dropped at the end of the session; the URL's user needs ``CREATEDB``). With
+``DAMIER_REDIS_URL`` set, every app shares its rooms through that Redis server.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import os
+import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy.engine import URL, make_url
 
 from damier.server.app import create_app
 from damier.server.settings import Settings
@@ -29,9 +40,79 @@ class FakeTime:
         self.value += seconds
 
 
+SERVER_DATABASE = os.environ.get("DAMIER_DATABASE_URL") or None
+"""A database server's URL for this run (None: SQLite files)."""
+if SERVER_DATABASE is not None and make_url(SERVER_DATABASE).get_backend_name() == "sqlite":
+    SERVER_DATABASE = None
+REDIS_URL = os.environ.get("DAMIER_REDIS_URL") or None
+
+_created: set[str] = set()
+_created_lock = threading.Lock()
+
+
+def _run(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run ``coroutine`` in a thread of its own (the caller may be inside an event loop)."""
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as error:
+            errors.append(error)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+
+
+async def _admin(server: URL, statements: list[str]) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(
+        host=server.host or "127.0.0.1",
+        port=server.port or 5432,
+        user=server.username,
+        password=server.password,
+        database=server.database or "postgres",
+    )
+    try:
+        for statement in statements:
+            await connection.execute(statement)
+    finally:
+        await connection.close()
+
+
+def database_url(database: Path) -> str:
+    """The URL of the database standing for the SQLite file ``database``: that file, or a
+    database of its own on the server of ``DAMIER_DATABASE_URL``."""
+    if SERVER_DATABASE is None:
+        return f"sqlite+aiosqlite:///{database}"
+    server = make_url(SERVER_DATABASE)
+    digest = hashlib.sha1(str(database.resolve()).encode()).hexdigest()[:20]
+    name = f"damier_test_{digest}"
+    with _created_lock:
+        if name not in _created:
+            _run(_admin(server, [f'DROP DATABASE IF EXISTS "{name}"', f'CREATE DATABASE "{name}"']))
+            _created.add(name)
+    return server.set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_test_databases() -> Iterator[None]:
+    yield
+    if SERVER_DATABASE is None or not _created:
+        return
+    statements = [f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)' for name in sorted(_created)]
+    _run(_admin(make_url(SERVER_DATABASE), statements))
+    _created.clear()
+
+
 def settings_for(database: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
-        "database_url": f"sqlite+aiosqlite:///{database}",
+        "database_url": database_url(database),
+        "redis_url": REDIS_URL,
         "secret": "test-secret-not-for-production",
         "env": "test",
         "clock_tick": 0.05,

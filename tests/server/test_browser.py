@@ -452,6 +452,41 @@ def test_rematch_goes_to_the_new_game(people: Contexts) -> None:
     expect(page.locator("#flip")).to_have_attribute("aria-pressed", "true")  # colours swapped
 
 
+def test_a_finished_game_is_reviewed_by_the_engine(people: Contexts) -> None:
+    page = people.page()
+    game_id = create_game(page, opponent="computer", color="white", level=1)
+    expect(page.locator("#review")).to_be_hidden()
+    click_move(page, 32, 28)
+    expect(page.locator("#moves button[data-ply]")).to_have_count(2)
+    expect(page.locator("#status")).to_have_text(re.compile("Your turn"))
+    page.click("#resign")
+    expect(page.locator("#status")).to_contain_text("Black wins")
+    expect(page.locator("#review")).to_be_visible()
+    page.click("#review-start")
+    # The graph comes once the engine is done (202 and progress until then).
+    expect(page.locator("#review-graph svg.eval-graph")).to_be_visible(timeout=60_000)
+    expect(page.locator("#review-graph g.eval-point")).to_have_count(3)
+    expect(page.locator("#review-summary")).to_contain_text("Evaluation")
+    review = json.loads(page.request.get(f"/api/games/{game_id}/review").text())
+    assert len(review["positions"]) == 3
+    # The shown position (the last) has the engine's best move drawn as an arrow.
+    arrow = page.locator("svg.board g.mark-arrow")
+    last_best = review["positions"][2]["best"]
+    expect(arrow).to_have_attribute("data-path", "-".join(map(str, last_best["path"])))
+    # A point of the graph shows its position, with that position's best move.
+    page.locator('#review-graph g.eval-point[data-ply="0"]').click()
+    expect(page.locator("#viewing")).to_contain_text("start position")
+    best = review["positions"][0]["best"]
+    expect(arrow).to_have_attribute("data-path", "-".join(map(str, best["path"])))
+    expect(page.locator("#review-summary")).to_contain_text(f"best move {best['notation']}")
+    page.locator('#moves button[data-ply="1"]').click()
+    expect(page.locator('#review-graph g.eval-point[data-ply="1"]')).to_have_class(
+        re.compile(r"\bselected\b")
+    )
+    expect(page.locator("#review-summary")).to_contain_text("32-28")
+    page.screenshot(path=str(SCREENSHOTS / "damier-review.png"), full_page=True)
+
+
 def test_rules_page_draws_the_start_position(people: Contexts) -> None:
     page = people.page()
     page.goto("/rules/international")

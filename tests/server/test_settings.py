@@ -18,7 +18,10 @@ def test_development_secret_is_persisted(tmp_path: Path) -> None:
     assert (tmp_path / "secret").stat().st_mode & 0o077 == 0
 
 
-def test_default_database_is_in_the_data_dir(tmp_path: Path) -> None:
+def test_default_database_is_in_the_data_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("DAMIER_DATABASE_URL", raising=False)  # set for a PostgreSQL run
     settings = Settings(data_dir=tmp_path).prepared()
     assert settings.url == f"sqlite+aiosqlite:///{tmp_path / 'damier.sqlite3'}"
 

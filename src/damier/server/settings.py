@@ -55,6 +55,11 @@ class Settings(BaseSettings):
     """Token bucket per client for moves and messages: burst size ..."""
     rate_per_second: float = 20.0
     """... and refill rate."""
+    login_capacity: float = 10.0
+    """Token bucket per client and per account name for log-in and register attempts:
+    burst size ..."""
+    login_per_second: float = 0.1
+    """... and refill rate (one attempt every ten seconds)."""
     cookie_secure: bool | None = None
     """Mark the session cookie Secure (default: in production)."""
     run_migrations: bool = True

@@ -11,7 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from damier.board import Board
-from damier.engine import Engine, time_budget
+from damier.engine import Engine, Info, time_budget
 from damier.engine.levels import LEVELS
 
 
@@ -24,6 +24,9 @@ class ComputerPool:
             max_workers=max(1, workers), thread_name_prefix="damier-engine"
         )
         self._engines: dict[tuple[str, int], Engine] = {}
+        self._analysts: dict[str, Engine] = {}
+        """Full-strength engines for reviews, apart from the opponents' (a review never
+        waits for a game's search, nor a game for a review's)."""
         self._lock = threading.Lock()
 
     def think_time(self, level: int, remaining: float | None, increment: float = 0.0) -> float:
@@ -37,6 +40,20 @@ class ComputerPool:
         """The notation of the computer's move in ``board`` (a copy the caller gives up)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._search, board, level, seconds)
+
+    async def analyse(self, board: Board, seconds: float, depth: int) -> Info:
+        """The full engine's verdict on ``board`` (a copy the caller gives up): score for
+        the side to move, mate distance, principal variation."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._analyse, board, seconds, depth)
+
+    def _analyse(self, board: Board, seconds: float, depth: int) -> Info:
+        with self._lock:
+            engine = self._analysts.get(board.variant.name)
+            if engine is None:
+                engine = Engine(board.variant, level=10, table_megabytes=16)
+                self._analysts[board.variant.name] = engine
+        return engine.search(board, time=seconds, depth=depth)
 
     def _engine(self, variant: str, level: int) -> Engine:
         with self._lock:
@@ -56,6 +73,6 @@ class ComputerPool:
 
     def close(self) -> None:
         with self._lock:
-            for engine in self._engines.values():
+            for engine in (*self._engines.values(), *self._analysts.values()):
                 engine.stop()
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -54,6 +54,8 @@ class Services:
         """Wall-clock seconds: clocks are stored as moments, so they survive a restart."""
         self.signer = SessionSigner(settings.secret_key)
         self.limiter = TokenBuckets(settings.rate_capacity, settings.rate_per_second)
+        self.login_limiter = TokenBuckets(settings.login_capacity, settings.login_per_second)
+        """Log-in and register attempts, per client address and per account name."""
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self.thinking: set[tuple[str, int]] = set()
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()

@@ -29,6 +29,7 @@ from damier.server.schemas import COLORS, GameState, GameSummary
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from damier.server.services.players import new_id
+from damier.server.services.ratings import rate_game
 from damier.server.services.views import seat_of, seat_view, state_view, summary_view
 from damier.server.store.models import GameRow, MoveRow, PlayerRow
 
@@ -150,6 +151,7 @@ async def _change(
                 row = await _row(session, game_id, for_update=True)
                 game = await _game(services, session, row)
                 before = game.ply
+                finished = row.status == "finished"
                 refusal: ServiceError | None = None
                 if row.status == "playing" and game.result is None and game.check_time(now):
                     refusal = Conflict("time is up: the game is lost on time")
@@ -162,6 +164,8 @@ async def _change(
                         )
                     )
                 _store(row, game, now)
+                if row.status == "finished" and not finished:
+                    await rate_game(session, row, now)
                 await session.flush()
                 version = row.version
                 public = state_view(row, game, now)

@@ -7,7 +7,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event
+from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -17,6 +17,8 @@ from sqlalchemy.ext.asyncio import (
 )
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+LOCK = 0x64616D696572
+"""The advisory lock key that serialises migrations on PostgreSQL ("damier")."""
 
 
 def alembic_config(url: str) -> Config:
@@ -70,8 +72,12 @@ class Database:
         return self.sessions()
 
     async def migrate(self) -> None:
-        """Bring the schema to the newest migration."""
+        """Bring the schema to the newest migration. On PostgreSQL, processes starting
+        together take turns (a transaction-scoped advisory lock), so that only the first
+        creates the tables; SQLite's ``BEGIN IMMEDIATE`` does the same there."""
         async with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                await connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": LOCK})
             await connection.run_sync(self._upgrade)
 
     def _upgrade(self, connection: Connection) -> None:

@@ -1,8 +1,9 @@
-"""The tables: players, games and their moves. Times are seconds since the epoch."""
+"""The tables: players, their ratings, games and their moves. Times are seconds since the
+epoch."""
 
 from __future__ import annotations
 
-from sqlalchemy import Float, ForeignKey, Integer, String, Text
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -11,13 +12,36 @@ class Base(DeclarativeBase):
 
 
 class PlayerRow(Base):
-    """A player (a guest for now)."""
+    """A player: a guest (no password) or a registered player."""
 
     __tablename__ = "players"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created: Mapped[float] = mapped_column(Float)
+    name_key: Mapped[str | None] = mapped_column(String(160), unique=True, index=True)
+    """The name folded for comparison (case-insensitive), for registered players only: it
+    keeps their names unique; None for a guest."""
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    """The argon2id hash of a registered player's password; None for a guest. Never logged
+    nor sent to a client."""
+    registered: Mapped[float | None] = mapped_column(Float)
+    """When the player registered (None for a guest)."""
+
+
+class RatingRow(Base):
+    """A registered player's Glicko-2 rating in one variant (``services.ratings``)."""
+
+    __tablename__ = "ratings"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    """Rated games played in the variant."""
+    updated: Mapped[float] = mapped_column(Float)
 
 
 class GameRow(Base):
@@ -59,6 +83,8 @@ class GameRow(Base):
     finished: Mapped[float | None] = mapped_column(Float)
     updated: Mapped[float] = mapped_column(Float)
     rematch_id: Mapped[str | None] = mapped_column(String(32))
+    rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the result changed the players' ratings (two registered humans)."""
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     """Bumped by every change: a process whose cached game is older rebuilds it, and two
     processes cannot both apply a change to the same version."""

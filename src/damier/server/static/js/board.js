@@ -108,7 +108,7 @@ export class Board {
   }
 
   /** marks: {selected, path: [], next: Set, finals: Set, mustCapture: Set, movable: Set,
-   *  lastMove: [squares]} */
+   *  lastMove: [squares], arrow: [squares] (a suggested move's path)} */
   setMarks(marks) {
     this.marks = marks || {};
     this.renderMarks();
@@ -209,6 +209,7 @@ export class Board {
         }),
       );
     }
+    if (marks.arrow?.length > 1) overlay.append(this.arrow(marks.arrow));
     for (const name of marks.mustCapture || []) {
       const center = this.centerOf(name);
       if (!center) continue;
@@ -223,6 +224,42 @@ export class Board {
       shape.classList.toggle("selected", marks.selected === name);
       shape.classList.toggle("must-capture", Boolean(marks.mustCapture?.has(name)));
     }
+  }
+
+  /** An arrow along the centres of `squares` (a move's path), for a suggested move. */
+  arrow(squares) {
+    const { unit } = this;
+    const points = squares.map((name) => this.centerOf(name)).filter(Boolean);
+    const group = svg("g", { class: "mark-arrow", "data-path": squares.join("-") });
+    if (points.length < 2) return group;
+    const [tx, ty] = points[points.length - 1];
+    const [px, py] = points[points.length - 2];
+    const length = Math.hypot(tx - px, ty - py) || 1;
+    const [dx, dy] = [(tx - px) / length, (ty - py) / length];
+    const head = unit * 0.3;
+    const [bx, by] = [tx - dx * head, ty - dy * head];
+    const line = [...points.slice(0, -1), [bx, by]];
+    group.append(
+      svg("polyline", {
+        points: line.map(([x, y]) => `${x},${y}`).join(" "),
+        class: "mark-arrow-line",
+        "stroke-width": unit * 0.12,
+      }),
+    );
+    const side = head * 0.6;
+    group.append(
+      svg("polygon", {
+        points: [
+          [tx, ty],
+          [bx - dy * side, by + dx * side],
+          [bx + dy * side, by - dx * side],
+        ]
+          .map(([x, y]) => `${x},${y}`)
+          .join(" "),
+        class: "mark-arrow-head",
+      }),
+    );
+    return group;
   }
 
   pieceElement(name, piece, center) {

@@ -12,6 +12,7 @@ import { api, ApiError, controlOf, GameSocket, h, resultText, seatLabel, showErr
 import { Board } from "./board.js";
 import { MovePicker } from "./picker.js";
 import { applyMove, normalizeMove, parseFen, samePosition, squareIndex } from "./position.js";
+import { ReviewPanel } from "./review.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const $ = (id) => document.getElementById(id);
@@ -31,6 +32,7 @@ let flipOverride = null; // null: Black at the bottom for the Black player only
 let pending = null; // {move, position} while a move waits for the server
 let hint = "";
 let loadingVariant = null;
+let review = null; // the engine review panel (finished games)
 
 function fail(error) {
   const message = error instanceof ApiError ? error.detail || error.message : String(error.message || error);
@@ -237,7 +239,14 @@ function render() {
   renderStatus();
   renderActions();
   renderMoves();
+  renderReview();
   tick();
+}
+
+function renderReview() {
+  if (!review) return;
+  review.show(state.id, state.status === "finished");
+  if (review.review) review.select(displayed().ply);
 }
 
 function renderMarks() {
@@ -247,6 +256,10 @@ function renderMarks() {
   if (pending?.move) lastMove = normalizeMove(index, pending.move).path;
   else if (ply > 0 && state.moves?.[ply - 1]) lastMove = normalizeMove(index, state.moves[ply - 1]).path;
   const marks = { lastMove: lastMove ? [lastMove[0], lastMove[lastMove.length - 1]] : [] };
+  if (state.status === "finished" && review?.review) {
+    const best = review.bestMove(ply);
+    if (best) marks.arrow = normalizeMove(index, best).path;
+  }
   if (canMove()) {
     const { next, finals } = picker.targets();
     Object.assign(marks, {
@@ -362,12 +375,14 @@ function renderMoves() {
     const slot = i + offset;
     if (slot % 2 === 0) cells.push(h("span", { class: "number" }, `${slot / 2 + 1}.`));
     const known = positions.has(ply);
+    const judged = review?.review ? review.moveAt(ply) : null;
     cells.push(
       h(
         "button",
         {
           type: "button",
           "data-ply": ply,
+          "data-judgement": judged?.judgement,
           "aria-current": ply === shown && !pending ? "true" : "false",
           disabled: !known,
           title: known ? `Show the position after ${move.notation}` : "Position not available: only the moves seen live can be shown",
@@ -474,6 +489,20 @@ function restartSocket() {
 }
 
 function wire() {
+  review = new ReviewPanel(
+    {
+      section: $("review"),
+      start: $("review-start"),
+      progress: $("review-progress"),
+      graph: $("review-graph"),
+      summary: $("review-summary"),
+    },
+    {
+      onSelect: (ply) => view(ply),
+      onReady: () => render(),
+      onError: fail,
+    },
+  );
   $("flip").addEventListener("click", () => {
     flipOverride = !flipped();
     render();

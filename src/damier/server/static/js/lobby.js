@@ -1,5 +1,6 @@
-// The lobby: a name, the game lists (polled), and the form that creates a game.
-import { api, controlOf, h, resultText, seatLabel, showError } from "./api.js";
+// The lobby: a name, an account (register, log in, ratings, archive), the game lists
+// (polled), and the form that creates a game.
+import { api, controlOf, getJSON, h, postJSON, resultText, seatLabel, showError } from "./api.js";
 
 const errorBox = document.getElementById("error");
 const REFRESH_MS = 4000;
@@ -7,6 +8,9 @@ const SETTINGS_KEY = "damier.newGame";
 
 let me = null;
 const titles = new Map();
+const ARCHIVE_PAGE = 10;
+let archive = [];
+let archiveNext = null;
 
 function fail(error) {
   showError(errorBox, error.message || String(error));
@@ -110,6 +114,111 @@ function finishedRow(game) {
 function newestFirst(games) {
   const time = (game) => (typeof game.created === "number" ? game.created : Date.parse(game.created) || 0);
   return [...games].sort((a, b) => time(b) - time(a));
+}
+
+// --- the account: register, log in, log out, ratings and the archive -------------------
+
+function accountMessage(text) {
+  document.getElementById("account-message").textContent = text;
+}
+
+function archiveRow(game) {
+  const outcome = game.result ? `${game.result.pdn || ""} ${resultText(game.result)}` : game.status;
+  return h(
+    "tr",
+    { "data-game": game.id },
+    h("td", {}, `${seatLabel(game.white)} – ${seatLabel(game.black)}`),
+    h("td", {}, variantTitle(game.variant)),
+    h("td", {}, outcome),
+    h("td", { class: "action" }, gameLink(game.id, "View")),
+  );
+}
+
+async function loadArchive(more = false) {
+  if (!me) return;
+  const params = new URLSearchParams({ limit: String(ARCHIVE_PAGE) });
+  if (more && archiveNext) params.set("before", archiveNext);
+  const page = await getJSON(`/api/players/${encodeURIComponent(me.id)}/games?${params}`);
+  archive = more ? archive.concat(page.games) : page.games;
+  archiveNext = page.next;
+  document
+    .getElementById("archive")
+    .replaceChildren(table(["Players", "Variant", "Result", ""], archive.map(archiveRow), "No games yet."));
+  document.getElementById("archive-more").hidden = !archiveNext;
+}
+
+async function showAccount() {
+  let profile = null;
+  if (me) {
+    try {
+      profile = await getJSON(`/api/players/${encodeURIComponent(me.id)}`);
+    } catch (error) {
+      if (error.status !== 404) throw error;
+    }
+  }
+  const registered = Boolean(profile && profile.registered);
+  document.getElementById("account-guest").hidden = registered;
+  document.getElementById("account-player").hidden = !registered;
+  if (!registered) {
+    const name = document.getElementById("account-name");
+    if (me && !name.value) name.value = me.name;
+    return;
+  }
+  document.getElementById("account-status").textContent = `Logged in as ${profile.name}.`;
+  const rows = profile.ratings.map((rating) =>
+    h(
+      "tr",
+      { "data-variant": rating.variant },
+      h("td", {}, variantTitle(rating.variant)),
+      h("td", {}, `${Math.round(rating.rating)} ±${Math.round(rating.deviation)}`),
+      h("td", {}, `${rating.games} ${rating.games === 1 ? "game" : "games"}`),
+    ),
+  );
+  document
+    .getElementById("ratings")
+    .replaceChildren(table(["Variant", "Rating", "Rated"], rows, "No rated game yet: play another registered player."));
+  await loadArchive();
+}
+
+function setupAccount() {
+  const form = document.getElementById("account-form");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const action = event.submitter && event.submitter.value === "register" ? "register" : "login";
+    const name = document.getElementById("account-name").value.trim();
+    const password = document.getElementById("account-password");
+    if (!name || !password.value) return;
+    try {
+      const profile = await postJSON(`/api/${action}`, { name, password: password.value });
+      password.value = "";
+      me = { id: profile.id, name: profile.name };
+      document.getElementById("name-input").value = me.name;
+      accountMessage(action === "register" ? "Registered: your games and ratings are kept." : "");
+      showMe();
+      await showAccount();
+      refresh();
+    } catch (error) {
+      accountMessage("");
+      fail(error);
+    }
+  });
+  document.getElementById("logout-button").addEventListener("click", async () => {
+    try {
+      await postJSON("/api/logout");
+      me = null;
+      archive = [];
+      archiveNext = null;
+      document.getElementById("name-input").value = "";
+      document.getElementById("account-name").value = "";
+      accountMessage("Logged out: you play as a guest.");
+      showMe();
+      await showAccount();
+      refresh();
+    } catch (error) {
+      fail(error);
+    }
+  });
+  document.getElementById("archive-more").addEventListener("click", () => loadArchive(true).catch(fail));
 }
 
 let refreshing = false;
@@ -236,11 +345,13 @@ async function setup() {
       me = await api.setName(name);
       showMe();
       refresh();
+      showAccount().catch(fail);
     } catch (error) {
       fail(error);
     }
   });
 
+  setupAccount();
   const [variants, who] = await Promise.all([api.variants(), api.me()]);
   me = who;
   showMe();
@@ -253,6 +364,7 @@ async function setup() {
   }
   restoreSettings();
   syncForm();
+  showAccount().catch(fail);
   await refresh();
   setInterval(() => {
     if (document.visibilityState === "visible") refresh();

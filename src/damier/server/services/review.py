@@ -1,0 +1,370 @@
+"""The review of a finished game: the full engine's verdict on every position, and how
+much each played move lost against the engine's best move.
+
+Every position of the game (the start, and the position after each move) is searched by
+``Engine(variant, level=10)`` in the computer pool's threads (never on the event loop), one
+position per job so that the computer opponents' searches interleave with a review's. The
+budget per position is :data:`SECONDS` (at most the server's ``engine_seconds``) and
+:data:`DEPTH` plies, whichever comes first. A position with a single legal move is not
+searched itself: the engine looks past the forced moves (a forced capture sequence) and the
+position takes the value of the first one with a choice.
+
+Scores are for White, in hundredths of a man. A forced win ``n`` plies deep is ``mate: n``
+(positive: White wins; negative: Black wins) and scores ``±(MATE_SCORE - n)``, so a graph
+and the losses can use ``score`` alone; a finished position (no legal move) has
+``mate: 0`` and ``score: ±MATE_SCORE``.
+
+The loss of a move is how much worse, for the player who made it, the position after it
+is than the position before it (whose value is that of the engine's best move); a move the
+engine would have played, or the only legal move, loses nothing. Classes by loss:
+``good`` below :data:`INACCURACY`, ``inaccuracy`` below :data:`MISTAKE`, ``mistake``
+below :data:`BLUNDER`, ``blunder`` from :data:`BLUNDER` (a man) up.
+
+A review is computed once per game and process and kept in memory (finished games do not
+change); :func:`request_review` starts it and answers its progress until it is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import BaseModel
+from sqlalchemy import select
+
+from damier.board import Board, Move
+from damier.engine import Info
+from damier.server.schemas import COLORS, MoveView
+from damier.server.services.context import Services
+from damier.server.services.errors import Conflict, NotFound, ServiceError
+from damier.server.services.views import move_view
+from damier.server.store.models import GameRow, MoveRow
+
+log = logging.getLogger("damier.server")
+
+SECONDS = 0.2
+"""Search time per position (capped by the server's ``engine_seconds``)."""
+DEPTH = 14
+"""Deepest iteration per position (plies; captures are always played out)."""
+MATE_SCORE = 10_000
+"""The score of a finished position; a forced win ``n`` plies away scores ``MATE_SCORE - n``."""
+MAX_SCORE = MATE_SCORE - 1_000
+"""Scores of positions without a forced result are kept below this."""
+INACCURACY = 25
+MISTAKE = 50
+BLUNDER = 100
+"""Loss thresholds, in hundredths of a man: half a man is a mistake, a man a blunder."""
+KEPT = 256
+"""Finished reviews kept in memory per process (the oldest go first)."""
+FORCED_LOOKAHEAD = 40
+"""How many forced moves the review follows from a position with a single legal move."""
+
+Judgement = Literal["good", "inaccuracy", "mistake", "blunder"]
+
+
+class PositionReview(BaseModel):
+    ply: int
+    """0 for the start position, n for the position after the n-th move."""
+    fen: str
+    turn: Literal["white", "black"]
+    score: int
+    """For White, in hundredths of a man."""
+    mate: int | None
+    """Plies to the end of a forced win (positive: White wins), 0 in a finished position."""
+    depth: int
+    """Depth of the search that gave the score (0 for a finished position)."""
+    best: MoveView | None
+    """The engine's move in this position (None when there is no legal move)."""
+    pv: list[str]
+    """The engine's principal variation from this position (notations)."""
+
+
+class MoveReview(BaseModel):
+    ply: int
+    notation: str
+    color: Literal["white", "black"]
+    best: str | None
+    """The engine's move in the position before this one."""
+    loss: int
+    """Hundredths of a man lost against the engine's move (0 for it, or a forced move)."""
+    judgement: Judgement
+    forced: bool
+    """The only legal move."""
+
+
+class Thresholds(BaseModel):
+    inaccuracy: int = INACCURACY
+    mistake: int = MISTAKE
+    blunder: int = BLUNDER
+
+
+class Review(BaseModel):
+    id: str
+    variant: str
+    status: Literal["done"] = "done"
+    seconds: float
+    """Search time per position."""
+    depth: int
+    """Depth cap per position."""
+    thresholds: Thresholds
+    positions: list[PositionReview]
+    moves: list[MoveReview]
+
+
+class ReviewProgress(BaseModel):
+    id: str
+    status: Literal["queued", "running"]
+    done: int
+    """Positions searched so far..."""
+    total: int
+    """...out of this many."""
+
+
+@dataclass
+class _Job:
+    total: int
+    done: int = 0
+    started: bool = False
+    result: Review | None = None
+    error: str | None = None
+
+
+class Reviews:
+    """The reviews of one process: finished ones (the newest :data:`KEPT`) and running ones."""
+
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.jobs: OrderedDict[str, _Job] = OrderedDict()
+        workers = max(1, services.settings.engine_workers - 1)
+        self.slots = asyncio.Semaphore(workers)
+        """Reviews running at once: one fewer than the engine threads (at least one), so
+        that a thread is left for the computer opponents."""
+
+    def keep_few(self) -> None:
+        finished = [key for key, job in self.jobs.items() if job.result is not None]
+        for key in finished[: max(0, len(finished) - KEPT)]:
+            del self.jobs[key]
+
+
+_reviews: weakref.WeakKeyDictionary[Services, Reviews] = weakref.WeakKeyDictionary()
+
+
+def reviews_of(services: Services) -> Reviews:
+    reviews = _reviews.get(services)
+    if reviews is None:
+        reviews = Reviews(services)
+        _reviews[services] = reviews
+    return reviews
+
+
+async def request_review(*, services: Services, game_id: str) -> Review | ReviewProgress:
+    """The review of a finished game, or its progress while it is computed (the first
+    request starts it). 409 for a game that is not finished."""
+    reviews = reviews_of(services)
+    job = reviews.jobs.get(game_id)
+    if job is None:
+        row, notations = await _load(services, game_id)
+        job = reviews.jobs.get(game_id)  # another request may have started it meanwhile
+        if job is None:
+            job = _Job(total=len(notations) + 1)
+            reviews.jobs[game_id] = job
+            services.spawn(
+                _run(reviews, job, row.id, row.variant, row.start_fen, notations),
+                name=f"review {game_id}",
+            )
+    if job.result is not None:
+        reviews.jobs.move_to_end(game_id)
+        return job.result
+    if job.error is not None:
+        reviews.jobs.pop(game_id, None)  # the next request tries again
+        raise ServiceError(f"the review failed: {job.error}")
+    return ReviewProgress(
+        id=game_id,
+        status="running" if job.started else "queued",
+        done=job.done,
+        total=job.total,
+    )
+
+
+async def _load(services: Services, game_id: str) -> tuple[GameRow, list[str]]:
+    async with services.database.session() as session:
+        row = await session.get(GameRow, game_id)
+        if row is None:
+            raise NotFound(f"no game {game_id!r}")
+        if row.status != "finished":
+            raise Conflict("only a finished game can be reviewed")
+        query = select(MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+        notations = list((await session.scalars(query)).all())
+    return row, notations
+
+
+async def _run(
+    reviews: Reviews,
+    job: _Job,
+    game_id: str,
+    variant: str,
+    start_fen: str,
+    notations: list[str],
+) -> None:
+    try:
+        async with reviews.slots:
+            job.started = True
+            job.result = await _review(
+                reviews.services, job, game_id, variant, start_fen, notations
+            )
+        reviews.keep_few()
+    except asyncio.CancelledError:
+        reviews.jobs.pop(game_id, None)
+        raise
+    except Exception as error:
+        log.exception("review of %s failed", game_id)
+        job.error = str(error) or type(error).__name__
+
+
+@dataclass
+class _Verdict:
+    score: int
+    mate: int | None
+    depth: int
+    best: Move | None
+    pv: list[str]
+
+
+async def _review(
+    services: Services,
+    job: _Job,
+    game_id: str,
+    variant: str,
+    start_fen: str,
+    notations: list[str],
+) -> Review:
+    board = Board(variant, fen=start_fen)
+    boards = [board.copy()]
+    played: list[Move] = []
+    for notation in notations:
+        played.append(board.push(notation))
+        boards.append(board.copy())
+    seconds = min(SECONDS, services.settings.engine_seconds)
+    verdicts: dict[str, _Verdict] = {}
+    results: list[_Verdict] = [None] * len(boards)  # type: ignore[list-item]
+    # From the end: a forced position takes the value of a later one, often already known.
+    for ply in range(len(boards) - 1, -1, -1):
+        results[ply] = await _judge(services, boards[ply], seconds, verdicts)
+        job.done += 1
+    positions = [
+        PositionReview(
+            ply=ply,
+            fen=positioned.fen,
+            turn=COLORS[positioned.turn],
+            score=verdict.score,
+            mate=verdict.mate,
+            depth=verdict.depth,
+            best=move_view(verdict.best) if verdict.best is not None else None,
+            pv=verdict.pv,
+        )
+        for ply, (positioned, verdict) in enumerate(zip(boards, results, strict=True))
+    ]
+    moves = []
+    for ply, move in enumerate(played, start=1):
+        before, after = results[ply - 1], results[ply]
+        mover = boards[ply - 1].turn
+        forced = len(boards[ply - 1].legal_moves) == 1
+        sign = 1 if mover == 0 else -1
+        loss = max(0, sign * (before.score - after.score))
+        if forced or (before.best is not None and move == before.best):
+            loss = 0
+        moves.append(
+            MoveReview(
+                ply=ply,
+                notation=move.notation,
+                color=COLORS[mover],
+                best=before.best.notation if before.best is not None else None,
+                loss=loss,
+                judgement=judge(loss),
+                forced=forced,
+            )
+        )
+    return Review(
+        id=game_id,
+        variant=variant,
+        seconds=seconds,
+        depth=DEPTH,
+        thresholds=Thresholds(),
+        positions=positions,
+        moves=moves,
+    )
+
+
+def judge(loss: int) -> Judgement:
+    """The class of a move that lost ``loss`` hundredths of a man."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return "good"
+
+
+async def _judge(
+    services: Services, board: Board, seconds: float, verdicts: dict[str, _Verdict]
+) -> _Verdict:
+    """The verdict on one position (from White's side), following its forced moves."""
+    known = verdicts.get(board.fen)
+    if known is not None:
+        return known
+    line = board.copy()
+    forced: list[Move] = []
+    while len(line.legal_moves) == 1 and len(forced) < FORCED_LOOKAHEAD:
+        forced.append(line.push(line.legal_moves[0]))
+        later = verdicts.get(line.fen)
+        if later is not None:
+            verdict = _prepend(later, forced)
+            verdicts[board.fen] = verdict
+            return verdict
+    info = await services.computer.analyse(line.copy(), seconds, DEPTH)
+    verdict = _prepend(_from_info(info, line.turn), forced)
+    verdicts[board.fen] = verdict
+    return verdict
+
+
+def _from_info(info: Info, turn: int) -> _Verdict:
+    sign = 1 if turn == 0 else -1
+    if info.mate is not None:
+        plies = abs(info.mate)
+        mover_wins = info.score > 0
+        score = sign * (MATE_SCORE - plies) * (1 if mover_wins else -1)
+        mate: int | None = plies if score > 0 else -plies
+    else:
+        score = sign * max(-MAX_SCORE, min(MAX_SCORE, info.score))
+        mate = None
+    return _Verdict(
+        score=score,
+        mate=mate,
+        depth=info.depth,
+        best=info.best_move,
+        pv=[move.notation for move in info.pv],
+    )
+
+
+def _prepend(verdict: _Verdict, forced: list[Move]) -> _Verdict:
+    """The verdict on a position ``len(forced)`` forced moves before one known."""
+    if not forced:
+        return verdict
+    steps = len(forced)
+    score, mate = verdict.score, verdict.mate
+    if mate is not None:
+        plies = abs(mate) + steps
+        mate = plies if score > 0 else -plies
+        score = (MATE_SCORE - plies) * (1 if score > 0 else -1)
+    return _Verdict(
+        score=score,
+        mate=mate,
+        depth=verdict.depth,
+        best=forced[0],
+        pv=[move.notation for move in forced] + verdict.pv,
+    )
