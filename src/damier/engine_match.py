@@ -122,6 +122,7 @@ class HubPlayer(Player):
         self._process: subprocess.Popen[str] | None = None
         self._lines: queue.Queue[str | None] = queue.Queue()
         self._stderr: deque[str] = deque(maxlen=5)
+        self._err_reader: threading.Thread | None = None
         self._start()
 
     # -- the process -----------------------------------------------------------------
@@ -155,7 +156,8 @@ class HubPlayer(Player):
                 errors.append(line.rstrip())
 
         threading.Thread(target=read_out, daemon=True).start()
-        threading.Thread(target=read_err, daemon=True).start()
+        self._err_reader = threading.Thread(target=read_err, daemon=True)
+        self._err_reader.start()
         self._handshake()
 
     def _handshake(self) -> None:
@@ -202,6 +204,8 @@ class HubPlayer(Player):
                 code = process.wait(timeout=1.0)
             except subprocess.TimeoutExpired:
                 code = None
+        if code is not None and self._err_reader is not None:
+            self._err_reader.join(timeout=1.0)  # its last words may still be in the pipe
         said = f": {' | '.join(self._stderr)}" if self._stderr else ""
         if code is None:
             return f"engine stopped talking{said}"
