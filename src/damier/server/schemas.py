@@ -110,6 +110,8 @@ class GeometryView(BaseModel):
 
 class VariantDetail(VariantInfo):
     start_fen: str
+    rules_text: list[str]
+    """The rules in plain words, a paragraph each (written from the variant description)."""
     rules: dict[str, str | bool | int | list[str]]
     geometry: GeometryView
 

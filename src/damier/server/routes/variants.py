@@ -6,6 +6,7 @@ from fastapi import APIRouter
 
 from damier.geometry import geometry_of
 from damier.rules import Variant, all_variants, get_variant
+from damier.rules.explain import explain
 from damier.rules.variants import UnknownVariantError
 from damier.server.schemas import CellView, GeometryView, VariantDetail, VariantInfo
 from damier.server.services.errors import NotFound
@@ -77,6 +78,7 @@ async def variant_detail(name: str) -> VariantDetail:
     return VariantDetail(
         **_info(variant).model_dump(),
         start_fen=variant.start_fen,
+        rules_text=explain(variant),
         rules=_rules(variant),
         geometry=_geometry(variant),
     )

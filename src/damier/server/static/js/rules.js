@@ -43,6 +43,9 @@ function rulesNode(rules) {
         return h("p", {}, paragraph);
       });
   }
+  if (Array.isArray(rules) && rules.every((item) => typeof item === "string")) {
+    return rules.map((paragraph) => h("p", {}, paragraph));
+  }
   if (Array.isArray(rules)) return h("ul", {}, rules.map((item) => h("li", {}, valueNode(item))));
   return valueNode(rules);
 }
@@ -54,12 +57,12 @@ async function main() {
   $("title").textContent = variant.title || variant.name;
   $("summary").textContent = variant.summary || "";
   const box = $("rules-text");
-  const rules = variant.rules ?? variant.rules_summary ?? variant.description;
+  const rules = variant.rules_text ?? variant.rules ?? variant.rules_summary ?? variant.description;
   if (rules !== undefined) {
     box.append(h("h2", {}, "Rules"), ...[rulesNode(rules)].flat());
   }
   const extra = Object.entries(variant).filter(
-    ([key]) => !SKIP.has(key) && !["rules", "rules_summary", "description"].includes(key),
+    ([key]) => !SKIP.has(key) && !["rules_text", "rules_summary", "description"].includes(key),
   );
   if (extra.length) {
     box.append(
