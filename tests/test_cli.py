@@ -102,3 +102,10 @@ def test_bad_input_is_a_clear_error(
     assert out == ""
     assert message in err
     assert "Traceback" not in err
+
+
+def test_rules_in_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "rules", "--variant", "turkish")
+    assert status == 0
+    assert out.startswith("Turkish draughts")
+    assert "crossed again" in " ".join(out.split())

@@ -83,6 +83,19 @@ def _describe(variant: Variant) -> tuple[str, ...]:
     return (variant.name, board, first, kings, choice, variant.promotion.value, variant.summary)
 
 
+def _rules(args: argparse.Namespace) -> int:
+    import textwrap
+
+    from damier.rules.explain import explain
+
+    variant = _variant(args)
+    print(variant.title)
+    for paragraph in explain(variant):
+        print()
+        print(textwrap.fill(paragraph, width=88))
+    return 0
+
+
 def _variants_check(args: argparse.Namespace) -> int:
     variant = load_variant_file(args.file)
     board = Board(variant)
@@ -346,6 +359,11 @@ def build_parser() -> argparse.ArgumentParser:
     variants_commands = variants.add_subparsers(dest="variants_command")
     variants_check = variants_commands.add_parser("check", help="validate a variant file")
     variants_check.add_argument("file")
+
+    rules = commands.add_parser("rules", help="a variant's rules in plain words")
+    rules.add_argument("--variant", default="international", help="variant name")
+    rules.add_argument("--variant-file", default=None, help="a variant defined in TOML")
+    rules.set_defaults(run=_rules)
 
     analyse = commands.add_parser("analyse", aliases=["analyze"], help="engine analysis")
     position(analyse)
