@@ -11,7 +11,14 @@ from damier.geometry import geometry_of
 from damier.notation.fen import PLAYER_LETTERS
 from damier.rules import all_variants, get_variant
 
-VARIANTS = [v.name for v in all_variants()] + ["international-giveaway", "russian-giveaway"]
+VARIANTS = [v.name for v in all_variants()] + [
+    "international-giveaway",
+    "russian-giveaway",
+    "turkish-giveaway",
+    "croda-giveaway",
+    "dameo-giveaway",
+    "turkish+promotion-ends-move",
+]
 
 
 @st.composite

@@ -14,8 +14,6 @@ Freeling's "jump over one or more men of the same colour" wording.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from damier import Board, FenError
 
@@ -519,28 +517,4 @@ def test_fen_errors(fen: str) -> None:
         Board(V, fen)
 
 
-# --------------------------------------------------------------------------------------
-# Properties over random playouts
-# --------------------------------------------------------------------------------------
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(["dameo", "dameo-giveaway"]), data=st.data())
-def test_playout_properties(variant: str, data: st.DataObject) -> None:
-    b = Board(variant)
-    plies = data.draw(st.integers(min_value=0, max_value=30), label="plies")
-    for _ in range(plies):
-        moves = list(b.legal_moves)
-        if not moves:
-            break
-        for m in moves:
-            assert b.parse_move(m.notation) == m
-        assert Board(variant, b.fen).fen == b.fen
-        before = b.fen
-        m = data.draw(st.sampled_from(moves), label="move")
-        b.push(m)
-        after = b.fen
-        b.pop()
-        assert b.fen == before
-        b.push(m)
-        assert b.fen == after
+# Push/pop, notation and FEN properties over random playouts: tests/test_properties.py.

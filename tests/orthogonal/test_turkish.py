@@ -8,8 +8,6 @@ White moves up the board (towards rank 8), Black down.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from damier import Board, FenError
 
@@ -444,31 +442,6 @@ def test_fen_errors(fen: str) -> None:
         Board(V, fen)
 
 
-# --------------------------------------------------------------------------------------
-# Properties over random playouts
-# --------------------------------------------------------------------------------------
+# Push/pop, notation and FEN properties over random playouts: tests/test_properties.py.
 
 VARIANTS = ["turkish", "turkish+promotion-ends-move", "turkish-giveaway"]
-
-
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(variant=st.sampled_from(VARIANTS), data=st.data())
-def test_playout_properties(variant: str, data: st.DataObject) -> None:
-    b = Board(variant)
-    plies = data.draw(st.integers(min_value=0, max_value=30), label="plies")
-    for _ in range(plies):
-        moves = list(b.legal_moves)
-        if not moves:
-            break
-        for m in moves:
-            assert b.parse_move(m.notation) == m
-        assert Board(variant, b.fen).fen == b.fen
-        assert move_set(Board(variant, b.fen)) == move_set(b)
-        before = b.fen
-        m = data.draw(st.sampled_from(moves), label="move")
-        b.push(m)
-        after = b.fen
-        b.pop()
-        assert b.fen == before
-        b.push(m)
-        assert b.fen == after
