@@ -166,15 +166,21 @@ def negamax(
         i = order[ply, n, 1]
         child_key = key ^ _key_delta(t, moves, i, player, following, maxc)
         make_move(t, sq, moves, i)
-        if n == 0:
+        # Principal-variation search: the first move gets the full window; the others a
+        # null window, reduced when late and quiet, searched again in full if they beat it.
+        window = -beta if n == 0 else -alpha - 1
+        search_depth = child_depth
+        if n >= 3 and depth >= 3 and not captures:
+            search_depth -= 1 if n < 8 else 2
+        while True:
             score = -negamax(
                 t,
                 sq,
                 following,
                 child_key,
-                child_depth,
+                search_depth,
                 ply + 1,
-                -beta,
+                window,
                 -alpha,
                 buffers,
                 order,
@@ -190,57 +196,10 @@ def negamax(
                 pst,
                 extra,
             )
-        else:
-            reduction = 0
-            if depth >= 3 and n >= 3 and not captures:
-                reduction = 1 if n < 8 else 2
-            score = -negamax(
-                t,
-                sq,
-                following,
-                child_key,
-                child_depth - reduction,
-                ply + 1,
-                -alpha - 1,
-                -alpha,
-                buffers,
-                order,
-                work,
-                frames,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                keys,
-                pv,
-                stats,
-                pst,
-                extra,
-            )
-            if score > alpha and (reduction > 0 or score < beta):
-                score = -negamax(
-                    t,
-                    sq,
-                    following,
-                    child_key,
-                    child_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    buffers,
-                    order,
-                    work,
-                    frames,
-                    tt_keys,
-                    tt_data,
-                    killers,
-                    history,
-                    keys,
-                    pv,
-                    stats,
-                    pst,
-                    extra,
-                )
+            narrowed = search_depth < child_depth or (window != -beta and score < beta)
+            if n == 0 or score <= alpha or not narrowed:
+                break
+            window, search_depth = -beta, child_depth
         unmake_move(t, sq, moves, i)
         if stats[S_STOP] == 1:
             return 0
