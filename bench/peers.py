@@ -1,6 +1,6 @@
 """Damier against the peers, in the same run on the same machine.
 
-    python bench/peers.py [--quick]
+    python bench/peers.py [--perft-only]
 
 1. Perft (International): Damier ``Board.perft`` (compiled Numba kernel) against dame-rs
    ``dame.perft`` (Rust) and py-draughts' fastest perft, ``draughts.engines.turbo.perft``
@@ -8,6 +8,10 @@
    check the move generator), from the start position and the Woldouby position. All three
    drop duplicate captures, so the leaf counts must agree; the script checks it.
    Damier and dame-rs also run deeper, where py-draughts would take minutes.
+   Damier is measured twice: the table kernel (``Board.perft``, every variant) and the
+   bitboard fast path (``damier.kernel.bitboard.fast_perft``, the diagonal games on dark
+   squares); "fast-path speed-up" is each row's time over the fast path's, and the last
+   line of each position compares the fast path with dame-rs (issue 2's target: >= 1.0).
 2. Board API (International, Russian, Brazilian): the time to produce the legal-move list
    of a position, ``len(board.legal_moves)``, on positions reached by seeded random games,
    Damier ``Board`` against py-draughts' board classes. Measured two ways, both real
@@ -37,6 +41,7 @@ from typing import Any
 from machine import describe_machine
 
 from damier import Board
+from damier.kernel.bitboard import fast_perft
 
 START = "W:W31-50:B1-20"
 WOLDOUBY = "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
@@ -101,7 +106,7 @@ def perft_section(dame: Any, draughts: Any) -> None:
 
     header = (
         f"{'position':<10}{'depth':>6}{'nodes':>13}  {'library':<24}"
-        f"{'seconds':>9}{'nodes/s':>14}  {'Damier speed-up':>15}"
+        f"{'seconds':>9}{'nodes/s':>14}  {'Damier speed-up':>15}  {'fast-path speed-up':>18}"
     )
     print(header)
     print("-" * len(header))
@@ -109,11 +114,15 @@ def perft_section(dame: Any, draughts: Any) -> None:
         ours_board = Board("international", fen)
         canonical = ours_board.fen  # "W:W...:B...", the field order py-draughts needs
         ours_board.perft(1)  # compile / load the kernel
+        variant, cells, turn = ours_board.variant, ours_board.cells, ours_board.turn
+        fast_perft(variant, cells, turn, 1)  # compile / load the fast path
 
         runs: list[tuple[int, str, int, float]] = []
         for d in (depth, deep):
             n_ours, t_ours = best_time(partial(ours_board.perft, d))
             runs.append((d, "damier Board.perft", n_ours, t_ours))
+            n_fast, t_fast = best_time(partial(fast_perft, variant, cells, turn, d))
+            runs.append((d, "damier fast_perft", n_fast, t_fast))
             if dame is not None:
                 dame_board = dame.Board(canonical)
                 dame.perft(dame_board, 1)
@@ -132,10 +141,15 @@ def perft_section(dame: Any, draughts: Any) -> None:
         for d in (depth, deep):
             rows = [r for r in runs if r[0] == d]
             _, _, n_ours, t_ours = rows[0]
+            _, _, _, t_fast = rows[1]
             counts = {lib: n for _, lib, n, _ in rows}
             for _, lib, n, t in rows:
                 speed = "" if lib.startswith("damier") else ratio(t_ours, t)
-                print(f"{name:<10}{d:>6}{n:>13,}  {lib:<24}{t:>9.4f}{n / t:>14,.0f}  {speed:>15}")
+                fast = "" if lib == "damier fast_perft" else ratio(t_fast, t)
+                print(
+                    f"{name:<10}{d:>6}{n:>13,}  {lib:<24}{t:>9.4f}{n / t:>14,.0f}"
+                    f"  {speed:>15}  {fast:>18}"
+                )
             agree = len(set(counts.values())) == 1
             verdict = (
                 "agree"
@@ -144,6 +158,13 @@ def perft_section(dame: Any, draughts: Any) -> None:
             )
             if len(counts) > 1:
                 print(f"{'':<16}node counts of {len(counts)} libraries {verdict}")
+            dame_rows = [r for r in rows if r[1].startswith("dame-rs")]
+            if dame_rows:
+                t_dame = dame_rows[0][3]
+                print(
+                    f"{'':<16}fast path / dame-rs: {t_dame / t_fast:.2f}x, "
+                    f"table kernel / dame-rs: {t_dame / t_ours:.2f}x (> 1: Damier faster)"
+                )
         if draughts is None:
             print(f"{'':<16}(py-draughts not installed)")
         if dame is None:
@@ -255,7 +276,8 @@ def api_section(draughts: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.parse_args(argv)
+    parser.add_argument("--perft-only", action="store_true", help="skip the board API section")
+    args = parser.parse_args(argv)
     print(f"machine: {describe_machine()}")
     dame = try_import("dame")
     draughts = try_import("draughts")
@@ -268,7 +290,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"damier {damier.__version__}")
     print()
     perft_section(dame, draughts)
-    api_section(draughts)
+    if not args.perft_only:
+        api_section(draughts)
     return 0
 
 

@@ -1,0 +1,648 @@
+"""Bitboard perft for the two-player diagonal games on dark squares (the fast path).
+
+The table kernel (:mod:`damier.kernel.movegen`) walks per-cell ray tables so that one
+generator plays every variant; this module trades that generality for speed where the board
+allows it: the playable squares of a dark-square board of even width fit in one 64-bit word,
+so every side's pieces are one integer and a whole army steps, or finds its first jump, in a
+few shifts. It counts the same tree as :func:`damier.kernel.perft.perft` (the tests hold it
+to that) and covers every variant whose rules are among its switches (:func:`covers`): flying
+or short kings, men capturing forwards only or both ways, free choice or a choice by number
+of pieces, king captures first and number of kings, the three promotion rules, landing
+anywhere or next behind the victim. It never asks which variant it plays.
+
+Layout ("ghost column", as in Scan): the square on (row, column) is bit
+``(row * (width + 1) + column) // 2``. A virtual column ``width`` pads each row, so a
+diagonal step is the same shift everywhere (``width / 2`` or ``width / 2 + 1`` bits) and a
+step off the left or right edge lands on a padding bit, which is never a playable square:
+every shifted set is masked with the board (through ``empty`` or the pieces) before use.
+The 10x10 board needs 54 bits, the 8x8 one 36.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba.core import types
+from numba.extending import intrinsic, overload
+
+from damier.kernel.jit import kernel, kernel_inline
+from damier.kernel.layout import (
+    CHOICE_MOST_KINGS,
+    CHOICE_MOST_PIECES,
+    CHOICE_WITH_KING,
+    PROMOTE_AT_END,
+    PROMOTE_CONTINUE,
+    PROMOTE_ENDS_MOVE,
+)
+from damier.rules.description import (
+    DIAGONAL,
+    BoardKind,
+    Choice,
+    Direction,
+    Landing,
+    Promotion,
+    Range,
+    Removal,
+    Variant,
+)
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+ZERO = np.uint64(0)
+ONE = np.uint64(1)
+
+# -- popcount ----------------------------------------------------------------------------
+
+
+def popcount(x: int) -> int:
+    """Number of set bits (plain Python when Numba is disabled; one instruction compiled)."""
+    return int(x).bit_count()
+
+
+@intrinsic
+def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+@overload(popcount)
+def _popcount_compiled(x):  # type: ignore[no-untyped-def]
+    def impl(x):  # type: ignore[no-untyped-def]
+        return _ctpop(np.uint64(x))  # type: ignore[call-arg]
+
+    return impl
+
+
+# -- rule switches ------------------------------------------------------------------------
+
+# Indices into the ``q`` integer vector of the compiled functions.
+Q_SHIFT_A = 0  # bits of a step along one diagonal (width / 2)
+Q_SHIFT_B = 1  # and along the other (width / 2 + 1)
+Q_MAN_CAPTURE = 2  # + player: bit mask of the directions his men capture in
+Q_MAN_STEP = 4  # + player: bit mask of the directions his men step in
+Q_FLYING = 6  # 1: kings move and capture at a distance
+Q_LAND_NEXT = 7  # 1: a flying king lands right behind the piece it takes
+Q_STOP_BEHIND_KING = 8  # 1: ... when that piece is a king
+Q_MEN_TAKE_KINGS = 9
+Q_PROMOTION = 10  # PROMOTE_* of layout
+Q_CHOICE_COUNT = 11
+Q_CHOICE = 12  # the capture-choice criteria, in priority order (4 slots)
+Q_SIZE = 16
+
+# Indices into the ``geo`` word vector.
+G_BOARD = 0  # the playable squares
+G_CROWN = 1  # + player: the row where his men are crowned
+G_SIZE = 3
+
+# Directions: 0 up-left, 1 up-right (towards row 0, White's forward), 2 down-left,
+# 3 down-right; the opposite of d is 3 - d.
+WHITE_FORWARD = 0b0011
+BLACK_FORWARD = 0b1100
+
+# Columns of a move row (all words): origin bit, destination bit, captured set, and 1 if the
+# piece ends the move as a king. A move is its from, to and captured squares (Scan's way).
+M_FROM = 0
+M_TO = 1
+M_CAPS = 2
+M_KING = 3
+M_WIDTH = 4
+
+# Slots of the generator state ``st``.
+S_COUNT = 0  # moves written so far
+S_BEST = 1  # choice value of the kept captures (-1: none yet)
+S_OVERFLOW = 2  # 1 once the move buffer was too small
+
+# Capture search frames, one per jump made: words (``fb``) and small integers (``fi``).
+FB_CUR = 0  # square the capturing piece stands on
+FB_VICTIM = 1  # the piece being jumped
+FB_PENDING = 2  # landing squares of this jump not tried yet
+FB_FINISHED = 3  # landing squares where the capture ends
+FB_TAKEN = 4  # pieces jumped before this frame's square
+FB_LAND = 5  # landing square being tried
+FB_WIDTH = 6
+FI_K = 0  # next direction to try
+FI_KING = 1  # 1 if it captures as a king from here
+FI_JUMPED = 2  # 1 once a jump was found from this frame's square
+FI_WENT_ON = 3  # 1 if some landing square of the current jump let the capture go on
+FI_WIDTH = 4
+MAX_LEVELS = 66  # a capture takes at most every enemy piece: < 64 jumps
+FIRST_CAPACITY = 128  # moves per ply; grown fourfold when a position has more
+
+
+# -- compiled code ----------------------------------------------------------------------
+
+
+@kernel_inline
+def _step(x, d, sa, sb):
+    """Every square of ``x`` moved one step in direction ``d`` (off-board bits included)."""
+    if d == 0:
+        return x >> sb
+    if d == 1:
+        return x >> sa
+    if d == 2:
+        return x << sa
+    return x << sb
+
+
+@kernel_inline
+def _choice_value(q, king_moves, ncap, kings_taken):
+    """The capture-choice value of a finished capture (higher is preferred), as in movegen."""
+    value = 0
+    for i in range(q[Q_CHOICE_COUNT]):
+        criterion = q[Q_CHOICE + i]
+        if criterion == CHOICE_MOST_PIECES:
+            value = (value << 8) | ncap
+        elif criterion == CHOICE_WITH_KING:
+            value = (value << 1) | king_moves
+        else:  # CHOICE_MOST_KINGS
+            value = (value << 8) | kings_taken
+    return value
+
+
+@kernel_inline
+def _emit(moves, ply, st, dedupe, origin, to, caps, ends_king, value):
+    """Keep a finished capture if the choice rule allows it (a better value drops the
+    captures kept so far) and, with ``dedupe``, if no kept one has its from, to and set."""
+    if value < st[S_BEST]:
+        return
+    if value > st[S_BEST]:
+        st[S_BEST] = value
+        st[S_COUNT] = 0
+    count = st[S_COUNT]
+    if dedupe:
+        for i in range(count):
+            if (
+                moves[ply, i, M_CAPS] == caps
+                and moves[ply, i, M_TO] == to
+                and moves[ply, i, M_FROM] == origin
+            ):
+                return
+    if count >= moves.shape[1]:
+        st[S_OVERFLOW] = 1
+        return
+    moves[ply, count, M_FROM] = origin
+    moves[ply, count, M_TO] = to
+    moves[ply, count, M_CAPS] = caps
+    moves[ply, count, M_KING] = ONE if ends_king else ZERO
+    st[S_COUNT] = count + 1
+
+
+@kernel_inline
+def _next_jump(q, sa, sb, player, jumpable, empty, kings, fb, fi, level):
+    """Advance frame ``level`` to its next jump; False when none is left.
+
+    On success the frame holds the victim and its landing squares. Captured pieces stay on
+    the board until the move ends: they are not ``empty`` (they block) and not ``jumpable``.
+    """
+    cur = fb[level, FB_CUR]
+    king = fi[level, FI_KING] == 1
+    flying = king and q[Q_FLYING] == 1
+    directions = 15 if king else q[Q_MAN_CAPTURE + player]
+    taken = fb[level, FB_TAKEN]
+    k = fi[level, FI_K]
+    while k < 4:
+        d = k
+        k += 1
+        if (directions >> d) & 1 == 0:
+            continue
+        victim = _step(cur, d, sa, sb)
+        if flying:
+            while victim & empty:  # slide up to the first piece
+                victim = _step(victim, d, sa, sb)
+        if victim & jumpable & ~taken == ZERO:
+            continue
+        if not king and q[Q_MEN_TAKE_KINGS] == 0 and victim & kings:
+            continue
+        land = _step(victim, d, sa, sb) & empty
+        if land == ZERO:
+            continue
+        lands = land
+        if (
+            flying
+            and q[Q_LAND_NEXT] == 0
+            and (q[Q_STOP_BEHIND_KING] == 0 or victim & kings == ZERO)
+        ):
+            land = _step(land, d, sa, sb)
+            while land & empty:  # every empty square behind the victim
+                lands |= land
+                land = _step(land, d, sa, sb)
+        fi[level, FI_K] = k
+        fi[level, FI_WENT_ON] = 0
+        fb[level, FB_VICTIM] = victim
+        fb[level, FB_PENDING] = lands
+        fb[level, FB_FINISHED] = ZERO
+        return True
+    fi[level, FI_K] = k
+    return False
+
+
+@kernel_inline
+def _captures_from(
+    geo, q, sa, sb, player, origin, king, jumpable, empty, kings, moves, ply, fb, fi, st, dedupe
+):
+    """Emit every finished capture of the piece on ``origin`` (``empty`` counts it gone).
+
+    Depth-first on an explicit stack, the table kernel's search on words: frame ``n`` is
+    the piece after ``n`` jumps. A capture must go on while it can; the landing squares of
+    one jump where it ends count only if no landing square of that jump lets it go on.
+    """
+    crown = geo[G_CROWN + player]
+    promotion = q[Q_PROMOTION]
+    level = 0
+    fb[0, FB_CUR] = origin
+    fb[0, FB_TAKEN] = ZERO
+    fi[0, FI_KING] = king
+    fi[0, FI_K] = 0
+    fi[0, FI_JUMPED] = 0
+    seeking = True  # False while trying the landing squares of the current jump
+    while True:
+        if seeking:
+            if not _next_jump(q, sa, sb, player, jumpable, empty, kings, fb, fi, level):
+                if level == 0:
+                    return
+                # Every jump from here tried: the parent's landing square let the capture
+                # go on, or the capture ends there.
+                jumped = fi[level, FI_JUMPED]
+                level -= 1
+                if jumped == 1:
+                    fi[level, FI_WENT_ON] = 1
+                else:
+                    fb[level, FB_FINISHED] |= fb[level, FB_LAND]
+            else:
+                fi[level, FI_JUMPED] = 1
+            seeking = False
+            continue
+        pending = fb[level, FB_PENDING]
+        if pending != ZERO:
+            land = pending & ~(pending - ONE)  # lowest pending landing square
+            fb[level, FB_PENDING] = pending ^ land
+            fb[level, FB_LAND] = land
+            as_king = fi[level, FI_KING]
+            if as_king == 0 and land & crown:
+                if promotion == PROMOTE_CONTINUE:
+                    as_king = 1
+                elif promotion == PROMOTE_ENDS_MOVE:
+                    fb[level, FB_FINISHED] |= land
+                    continue
+            next_level = level + 1
+            fb[next_level, FB_CUR] = land
+            fb[next_level, FB_TAKEN] = fb[level, FB_TAKEN] | fb[level, FB_VICTIM]
+            fi[next_level, FI_KING] = as_king
+            fi[next_level, FI_K] = 0
+            fi[next_level, FI_JUMPED] = 0
+            level = next_level
+            seeking = True
+            continue
+        # All landing squares of this jump tried.
+        if fi[level, FI_WENT_ON] == 0:
+            finished = fb[level, FB_FINISHED]
+            caps = fb[level, FB_TAKEN] | fb[level, FB_VICTIM]
+            value = _choice_value(q, king, level + 1, popcount(caps & kings))
+            as_king = fi[level, FI_KING] == 1
+            while finished != ZERO:
+                land = finished & ~(finished - ONE)
+                finished ^= land
+                ends_king = as_king or land & crown != ZERO
+                _emit(moves, ply, st, dedupe, origin, land, caps, ends_king, value)
+        seeking = True
+
+
+@kernel_inline
+def _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe):
+    """Emit the captures of the side to move under the choice rule: how many were kept."""
+    sa = np.uint64(q[Q_SHIFT_A])
+    sb = np.uint64(q[Q_SHIFT_B])
+    empty = geo[G_BOARD] & ~(me | opp)
+    st[S_COUNT] = 0
+    st[S_BEST] = -1
+    st[S_OVERFLOW] = 0
+    # Men with a first jump, all at once: victim one step away, empty square behind it.
+    men = me & ~kings
+    victims = opp if q[Q_MEN_TAKE_KINGS] == 1 else opp & ~kings
+    directions = q[Q_MAN_CAPTURE + player]
+    jumpers = ZERO
+    for d in range(4):
+        if (directions >> d) & 1:
+            back = 3 - d
+            jumpers |= _step(_step(empty, back, sa, sb) & victims, back, sa, sb)
+    jumpers &= men
+    searched = jumpers | (me & kings)
+    while searched != ZERO:
+        origin = searched & ~(searched - ONE)
+        searched ^= origin
+        king = 1 if origin & kings else 0
+        _captures_from(
+            geo,
+            q,
+            sa,
+            sb,
+            player,
+            origin,
+            king,
+            opp,
+            empty | origin,
+            kings,
+            moves,
+            ply,
+            fb,
+            fi,
+            st,
+            dedupe,
+        )
+    if st[S_OVERFLOW] == 1:
+        return -1
+    return st[S_COUNT]
+
+
+@kernel_inline
+def _quiet_count(geo, q, me, opp, kings, player):
+    """Number of non-capturing moves, counted without listing them (perft's last ply)."""
+    sa = np.uint64(q[Q_SHIFT_A])
+    sb = np.uint64(q[Q_SHIFT_B])
+    empty = geo[G_BOARD] & ~(me | opp)
+    men = me & ~kings
+    directions = q[Q_MAN_STEP + player]
+    n = 0
+    for d in range(4):
+        if (directions >> d) & 1:
+            n += popcount(_step(men, d, sa, sb) & empty)
+    own_kings = me & kings
+    if own_kings != ZERO:
+        # All kings slide together: the squares k steps away form one set per direction
+        # (a king's ray stops at the first piece, so two kings' rays never overlap).
+        for d in range(4):
+            reach = _step(own_kings, d, sa, sb) & empty
+            while reach != ZERO:
+                n += popcount(reach)
+                if q[Q_FLYING] == 0:
+                    break
+                reach = _step(reach, d, sa, sb) & empty
+    return n
+
+
+@kernel_inline
+def _quiet_list(geo, q, me, opp, kings, player, moves, ply, st):
+    """Write the non-capturing moves into ``moves[ply]``; their number or -1 (overflow)."""
+    sa = np.uint64(q[Q_SHIFT_A])
+    sb = np.uint64(q[Q_SHIFT_B])
+    empty = geo[G_BOARD] & ~(me | opp)
+    crown = geo[G_CROWN + player]
+    capacity = moves.shape[1]
+    men = me & ~kings
+    directions = q[Q_MAN_STEP + player]
+    count = 0
+    for d in range(4):
+        if (directions >> d) & 1 == 0:
+            continue
+        targets = _step(men, d, sa, sb) & empty
+        while targets != ZERO:
+            to = targets & ~(targets - ONE)
+            targets ^= to
+            if count >= capacity:
+                return -1
+            moves[ply, count, M_FROM] = _step(to, 3 - d, sa, sb)
+            moves[ply, count, M_TO] = to
+            moves[ply, count, M_CAPS] = ZERO
+            moves[ply, count, M_KING] = ONE if to & crown else ZERO
+            count += 1
+    own_kings = me & kings
+    while own_kings != ZERO:
+        origin = own_kings & ~(own_kings - ONE)
+        own_kings ^= origin
+        for d in range(4):
+            to = _step(origin, d, sa, sb) & empty
+            while to != ZERO:
+                if count >= capacity:
+                    return -1
+                moves[ply, count, M_FROM] = origin
+                moves[ply, count, M_TO] = to
+                moves[ply, count, M_CAPS] = ZERO
+                moves[ply, count, M_KING] = ONE
+                count += 1
+                if q[Q_FLYING] == 0:
+                    break
+                to = _step(to, d, sa, sb) & empty
+    return count
+
+
+@kernel
+def bitboard_perft(geo, q, me, opp, kings, player, depth, moves, pos, stack, fb, fi, st, dedupe):
+    """Leaves ``depth`` plies below the position (``me`` to move); -1 if ``moves`` was too
+    small.
+
+    Iterative on an explicit stack (Numba cannot cache recursive functions). Copy-make:
+    ``pos[d]`` holds the position ``d`` plies above the leaves as (side to move, other side,
+    kings), so a move is never taken back. ``moves[d]`` lists its moves; ``moves[0]`` is
+    scratch for the last ply, which is counted without being played (bulk counting). Each
+    generator has one call site, because each call site is a compiled copy of it.
+    """
+    if depth == 0:
+        return 1
+    count = stack[0]
+    index = stack[1]
+    to_move = stack[2]
+    d = depth
+    pos[d, 0] = me
+    pos[d, 1] = opp
+    pos[d, 2] = kings
+    to_move[d] = player
+    total = 0
+    fresh = True  # pos[d] is a node whose moves are not generated yet
+    while True:
+        if fresh:
+            fresh = False
+            me = pos[d, 0]
+            opp = pos[d, 1]
+            kings = pos[d, 2]
+            player = to_move[d]
+            ply = 0 if d == 1 else d
+            n = _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe)
+            if n < 0:
+                return -1
+            if d == 1:
+                # A last-ply node: count its moves, play none of them.
+                total += n if n > 0 else _quiet_count(geo, q, me, opp, kings, player)
+                d += 1
+                if d > depth:
+                    return total
+                continue
+            if n == 0:
+                n = _quiet_list(geo, q, me, opp, kings, player, moves, d, st)
+                if n < 0:
+                    return -1
+            count[d] = n
+            index[d] = 0
+            continue
+        i = index[d]
+        if i < count[d]:
+            index[d] = i + 1
+            # Play move i into pos[d - 1]: the mover's side loses its origin and gains its
+            # destination, the other side loses the captured set, and the sides swap roles.
+            origin = moves[d, i, M_FROM]
+            to = moves[d, i, M_TO]
+            caps = moves[d, i, M_CAPS]
+            new_kings = pos[d, 2] & ~origin & ~caps
+            if moves[d, i, M_KING] != ZERO:
+                new_kings |= to
+            pos[d - 1, 0] = pos[d, 1] & ~caps
+            pos[d - 1, 1] = (pos[d, 0] & ~origin) | to
+            pos[d - 1, 2] = new_kings
+            to_move[d - 1] = 1 - to_move[d]
+            d -= 1
+            fresh = True
+        elif d == depth:
+            return total
+        else:
+            d += 1
+
+
+# -- Python side ------------------------------------------------------------------------
+
+
+class Spec(NamedTuple):
+    """A covered variant compiled for the bitboard code."""
+
+    geo: U64
+    """Board and crowning-row masks (``G_*``)."""
+    q: I64
+    """Rule switches (``Q_*``)."""
+    bits: U64
+    """``bits[cell]``: the word of the kernel's cell ``cell``."""
+
+
+_FORWARD = {0: WHITE_FORWARD, 1: BLACK_FORWARD}
+_CHOICES = {
+    Choice.MOST_PIECES: CHOICE_MOST_PIECES,
+    Choice.WITH_KING: CHOICE_WITH_KING,
+    Choice.MOST_KINGS: CHOICE_MOST_KINGS,
+}
+_PROMOTIONS = {
+    Promotion.AT_END: PROMOTE_AT_END,
+    Promotion.CONTINUE_AS_KING: PROMOTE_CONTINUE,
+    Promotion.ENDS_MOVE: PROMOTE_ENDS_MOVE,
+}
+
+
+def covers(variant: Variant) -> bool:
+    """Whether the bitboard code plays ``variant`` (its rules are among the switches)."""
+    return _spec(variant) is not None
+
+
+def _rules_fit(variant: Variant) -> bool:
+    forward = frozenset({Direction.FORWARD_DIAGONAL})
+    return (
+        variant.board in (BoardKind.DARK, BoardKind.MIRRORED)
+        and variant.width % 2 == 0
+        and variant.man_moves == forward
+        and variant.man_captures in (forward, DIAGONAL)
+        and variant.king_moves == DIAGONAL
+        and variant.king_captures == DIAGONAL
+        and variant.removal is Removal.AT_END
+        and not variant.no_reversal
+        and not variant.line_moves
+        and not variant.king_order_matters
+        and not variant.crowning_wins
+        and variant.max_consecutive_king_moves == 0
+        and len(variant.choice) <= 4
+        and all(criterion in _CHOICES for criterion in variant.choice)
+    )
+
+
+@cache
+def _spec(variant: Variant) -> Spec | None:
+    if not _rules_fit(variant):
+        return None
+    width, height = variant.width, variant.height
+    dark_parity = (height - 1) % 2 if variant.board is BoardKind.DARK else height % 2
+    coordinates = [
+        (row, column)
+        for row in range(height)
+        for column in range(width)
+        if (row + column) % 2 == dark_parity
+    ]
+    indices = [(row * (width + 1) + column) // 2 for row, column in coordinates]
+    if max(indices) >= 64:
+        return None
+    bits = np.array([1 << i for i in indices], dtype=np.uint64)
+    geo = np.zeros(G_SIZE, dtype=np.uint64)
+    geo[G_BOARD] = np.bitwise_or.reduce(bits)
+    for player, crown_row in ((0, 0), (1, height - 1)):
+        row_bits = [b for b, (row, _) in zip(bits, coordinates, strict=True) if row == crown_row]
+        geo[G_CROWN + player] = np.bitwise_or.reduce(np.array(row_bits, dtype=np.uint64))
+    q = np.zeros(Q_SIZE, dtype=np.int64)
+    q[Q_SHIFT_A] = width // 2
+    q[Q_SHIFT_B] = width // 2 + 1
+    for player in (0, 1):
+        forward = _FORWARD[player]
+        q[Q_MAN_STEP + player] = forward
+        both = variant.man_captures == DIAGONAL
+        q[Q_MAN_CAPTURE + player] = 15 if both else forward
+    q[Q_FLYING] = variant.king_range is Range.FLYING
+    q[Q_LAND_NEXT] = variant.king_landing is Landing.NEXT
+    q[Q_STOP_BEHIND_KING] = variant.king_stops_behind_king
+    q[Q_MEN_TAKE_KINGS] = variant.men_capture_kings
+    q[Q_PROMOTION] = _PROMOTIONS[variant.promotion]
+    q[Q_CHOICE_COUNT] = len(variant.choice)
+    for i, criterion in enumerate(variant.choice):
+        q[Q_CHOICE + i] = _CHOICES[criterion]
+    return Spec(geo=geo, q=q, bits=bits)
+
+
+def _sides(spec: Spec, cells: npt.NDArray[np.int8]) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """(White's pieces, Black's pieces, kings) of a kernel cell array."""
+    codes = np.asarray(cells)
+    white = np.bitwise_or.reduce(spec.bits[(codes == 1) | (codes == 2)], initial=0)
+    black = np.bitwise_or.reduce(spec.bits[(codes == 3) | (codes == 4)], initial=0)
+    kings = np.bitwise_or.reduce(spec.bits[(codes == 2) | (codes == 4)], initial=0)
+    return np.uint64(white), np.uint64(black), np.uint64(kings)
+
+
+def fast_perft(
+    variant: Variant, cells: npt.NDArray[np.int8], turn: int, depth: int, duplicates: str = "drop"
+) -> int | None:
+    """Perft by bitboards: the leaves ``depth`` plies below the position, counted as
+    :func:`damier.kernel.perft.perft` counts them; None when ``variant`` is not covered.
+
+    ``cells`` is the kernel's cell array, ``turn`` the player to move (0 or 1),
+    ``duplicates`` ``"drop"`` (captures of the same set between the same squares are one
+    move) or ``"keep"`` (every path counts).
+    """
+    spec = _spec(variant)
+    if spec is None:
+        return None
+    if duplicates not in ("drop", "keep"):
+        raise ValueError("duplicates must be 'drop' or 'keep'")
+    if depth < 0:
+        raise ValueError("depth must be at least 0")
+    white, black, kings = _sides(spec, cells)
+    me, opp = (white, black) if turn == 0 else (black, white)
+    capacity = FIRST_CAPACITY
+    while True:
+        moves = np.zeros((depth + 1, capacity, M_WIDTH), dtype=np.uint64)
+        count = bitboard_perft(
+            spec.geo,
+            spec.q,
+            me,
+            opp,
+            kings,
+            turn,
+            depth,
+            moves,
+            np.zeros((depth + 1, 3), dtype=np.uint64),
+            np.zeros((3, depth + 1), dtype=np.int64),
+            np.zeros((MAX_LEVELS, FB_WIDTH), dtype=np.uint64),
+            np.zeros((MAX_LEVELS, FI_WIDTH), dtype=np.int64),
+            np.zeros(3, dtype=np.int64),
+            duplicates == "drop",
+        )
+        if count >= 0:
+            return int(count)
+        capacity *= 4
