@@ -16,6 +16,8 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
+from damier.server.store import sqlite
+
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 LOCK = 0x64616D696572
 """The advisory lock key that serialises migrations on PostgreSQL ("damier")."""
@@ -35,7 +37,6 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
 
     @event.listens_for(engine.sync_engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
-        dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
@@ -60,7 +61,9 @@ class Database:
             database = parsed.database
             if database and database != ":memory:":
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            options["connect_args"] = {"timeout": 30}
+                options["pool_size"], options["max_overflow"] = 1, 0  # see store.sqlite
+            arguments, keywords = parsed.get_dialect()().create_connect_args(parsed)
+            options["async_creator"] = sqlite.connector(*arguments, **{"timeout": 30, **keywords})
         else:
             options["pool_pre_ping"] = True
         self.engine = create_async_engine(url, **options)
