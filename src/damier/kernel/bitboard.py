@@ -15,7 +15,7 @@ Layout ("ghost column", as in Scan): the square on (row, column) is bit
 diagonal step is the same shift everywhere (``width / 2`` or ``width / 2 + 1`` bits) and a
 step off the left or right edge lands on a padding bit, which is never a playable square:
 every shifted set is masked with the board (through ``empty`` or the pieces) before use.
-The 10x10 board needs 54 bits, the 8x8 one 36.
+The 10x10 board needs 54 bits, the 8x8 ones 35 (36 mirrored).
 """
 
 from __future__ import annotations
@@ -438,67 +438,85 @@ def bitboard_perft(geo, q, me, opp, kings, player, depth, moves, pos, stack, fb,
     """Leaves ``depth`` plies below the position (``me`` to move); -1 if ``moves`` was too
     small.
 
-    Iterative on an explicit stack (Numba cannot cache recursive functions). Copy-make:
+    Iterative on an explicit stack (Numba cannot cache recursive functions), copy-make:
     ``pos[d]`` holds the position ``d`` plies above the leaves as (side to move, other side,
-    kings), so a move is never taken back. ``moves[d]`` lists its moves; ``moves[0]`` is
-    scratch for the last ply, which is counted without being played (bulk counting). Each
-    generator has one call site, because each call site is a compiled copy of it.
+    kings) and ``moves[d]`` its moves, so a move is never taken back. The root is the child
+    of a null move at ``depth + 1``, so that each generator has one call site (each call
+    site is one more compiled copy of it). Nodes one ply above the leaves are counted
+    without playing their moves (bulk counting), their captures written to ``moves[0]``.
+    All arrays have ``depth + 2`` rows.
     """
     if depth == 0:
         return 1
     count = stack[0]
     index = stack[1]
     to_move = stack[2]
-    d = depth
-    pos[d, 0] = me
-    pos[d, 1] = opp
-    pos[d, 2] = kings
-    to_move[d] = player
+    top = depth + 1
+    pos[top, 0] = opp
+    pos[top, 1] = me
+    pos[top, 2] = kings
+    to_move[top] = 1 - player
+    moves[top, 0, M_FROM] = ZERO
+    moves[top, 0, M_TO] = ZERO
+    moves[top, 0, M_CAPS] = ZERO
+    moves[top, 0, M_KING] = ZERO
+    count[top] = 1
+    index[top] = 0
+    d = top
     total = 0
-    fresh = True  # pos[d] is a node whose moves are not generated yet
     while True:
-        if fresh:
-            fresh = False
-            me = pos[d, 0]
-            opp = pos[d, 1]
-            kings = pos[d, 2]
-            player = to_move[d]
-            ply = 0 if d == 1 else d
-            n = _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe)
-            if n < 0:
-                return -1
-            if d == 1:
-                # A last-ply node: count its moves, play none of them.
-                total += n if n > 0 else _quiet_count(geo, q, me, opp, kings, player)
-                d += 1
-                if d > depth:
-                    return total
-                continue
-            if n == 0:
-                n = _quiet_list(geo, q, me, opp, kings, player, moves, d, st)
-                if n < 0:
-                    return -1
-            count[d] = n
-            index[d] = 0
-            continue
         i = index[d]
         if i < count[d]:
             index[d] = i + 1
-            # Play move i into pos[d - 1]: the mover's side loses its origin and gains its
-            # destination, the other side loses the captured set, and the sides swap roles.
+            # Play move i of node d: the mover loses its origin and gains its destination,
+            # the other side loses the captured set, and the two swap roles in the child.
             origin = moves[d, i, M_FROM]
             to = moves[d, i, M_TO]
             caps = moves[d, i, M_CAPS]
-            new_kings = pos[d, 2] & ~origin & ~caps
+            child_kings = pos[d, 2] & ~origin & ~caps
             if moves[d, i, M_KING] != ZERO:
-                new_kings |= to
-            pos[d - 1, 0] = pos[d, 1] & ~caps
-            pos[d - 1, 1] = (pos[d, 0] & ~origin) | to
-            pos[d - 1, 2] = new_kings
-            to_move[d - 1] = 1 - to_move[d]
-            d -= 1
-            fresh = True
-        elif d == depth:
+                child_kings |= to
+            child_me = pos[d, 1] & ~caps
+            child_opp = (pos[d, 0] & ~origin) | to
+            child_player = 1 - to_move[d]
+            c = d - 1
+            ply = 0 if c == 1 else c
+            n = _captures(
+                geo,
+                q,
+                child_me,
+                child_opp,
+                child_kings,
+                child_player,
+                moves,
+                ply,
+                fb,
+                fi,
+                st,
+                dedupe,
+            )
+            if n < 0:
+                return -1
+            if c == 1:
+                # One ply above the leaves: its captures, or else its quiet moves counted.
+                if n == 0:
+                    n = _quiet_count(geo, q, child_me, child_opp, child_kings, child_player)
+                total += n
+                continue
+            if n == 0:
+                n = _quiet_list(
+                    geo, q, child_me, child_opp, child_kings, child_player, moves, c, st
+                )
+                if n < 0:
+                    return -1
+            pos[c, 0] = child_me
+            pos[c, 1] = child_opp
+            pos[c, 2] = child_kings
+            to_move[c] = child_player
+            count[c] = n
+            index[c] = 0
+            d = c
+        elif d == top:
             return total
         else:
             d += 1
@@ -626,7 +644,7 @@ def fast_perft(
     me, opp = (white, black) if turn == 0 else (black, white)
     capacity = FIRST_CAPACITY
     while True:
-        moves = np.zeros((depth + 1, capacity, M_WIDTH), dtype=np.uint64)
+        moves = np.zeros((depth + 2, capacity, M_WIDTH), dtype=np.uint64)
         count = bitboard_perft(
             spec.geo,
             spec.q,
@@ -636,8 +654,8 @@ def fast_perft(
             turn,
             depth,
             moves,
-            np.zeros((depth + 1, 3), dtype=np.uint64),
-            np.zeros((3, depth + 1), dtype=np.int64),
+            np.zeros((depth + 2, 3), dtype=np.uint64),
+            np.zeros((3, depth + 2), dtype=np.int64),
             np.zeros((MAX_LEVELS, FB_WIDTH), dtype=np.uint64),
             np.zeros((MAX_LEVELS, FI_WIDTH), dtype=np.int64),
             np.zeros(3, dtype=np.int64),
