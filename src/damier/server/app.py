@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from damier.game import Game
 from damier.rules import Variant, register_variant
 from damier.rules.variant_file import load_variant_file
 from damier.server.rooms import RedisRooms, Rooms
@@ -57,6 +58,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        _warm_up_kernel()
         database = Database(settings.url)
         if settings.run_migrations:
             await database.migrate()
@@ -114,6 +116,14 @@ def create_app(
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
+
+
+def _warm_up_kernel() -> None:
+    """Load the kernel (compiled by Numba, or read from its cache) before the port opens:
+    the first game of the process would otherwise wait for it, inside the transaction that
+    reads the game (holding SQLite's lock for other processes on the file)."""
+    game = Game("international")
+    game.push(next(iter(game.board.legal_moves)))
 
 
 async def _clock_ticker(services: Services) -> None:

@@ -1,9 +1,9 @@
 """Game rooms: each game's live WebSockets, and the fan-out of its state to them.
 
-A published state is the game as everyone sees it; each connection adds its own ``you``.
-Without Redis the fan-out stays in the process. With ``DAMIER_REDIS_URL`` every state goes
-through a Redis channel and every process delivers it to its own sockets, so any process can
-serve any game.
+A published state is the game as everyone sees it, encoded to JSON once; each connection's
+frame adds its own ``you``. Without Redis the fan-out stays in the process. With
+``DAMIER_REDIS_URL`` every state goes through a Redis channel and every process delivers it
+to its own sockets, so any process can serve any game.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from dataclasses import dataclass, field
 from typing import Any
 
 log = logging.getLogger("damier.server")
@@ -19,36 +20,69 @@ log = logging.getLogger("damier.server")
 CHANNEL_PREFIX = "damier:game:"
 
 
+@dataclass
+class State:
+    """A game's state as published: its version, the ids of the players in the White and
+    Black seats, and the game as JSON without ``you``."""
+
+    version: int
+    seats: tuple[str | None, str | None]
+    game: str
+    _frames: dict[str | None, str] = field(default_factory=dict, init=False, repr=False)
+
+    def frame(self, player_id: str | None) -> str:
+        """The state frame for a socket of ``player_id``: one encoding per seat, shared by
+        every socket of that seat, the spectators' too."""
+        you = None
+        if player_id is not None:
+            you = "white" if self.seats[0] == player_id else None
+            you = "black" if you is None and self.seats[1] == player_id else you
+        frame = self._frames.get(you)
+        if frame is None:
+            seat = "null" if you is None else f'"{you}"'
+            frame = f'{{"type":"state","game":{self.game[:-1]},"you":{seat}}}}}'
+            self._frames[you] = frame
+        return frame
+
+    def encode(self) -> str:
+        """For Redis: a JSON header line, then the game."""
+        return json.dumps([self.version, *self.seats]) + "\n" + self.game
+
+    @classmethod
+    def decode(cls, payload: str | bytes) -> State:
+        text = payload.decode() if isinstance(payload, bytes) else payload
+        header, game = text.split("\n", 1)
+        version, white, black = json.loads(header)
+        return cls(int(version), (white, black), game)
+
+
 class Connection:
-    """One WebSocket's outbox: frames wait in a bounded queue that a sender task drains.
-    A client too slow to keep up loses its oldest frames (the newest state wins)."""
+    """One WebSocket's outbox: frames (JSON text) wait in a bounded queue that a sender task
+    drains. A client too slow to keep up loses its oldest frames (the newest state wins)."""
 
     def __init__(self, player_id: str | None, size: int = 64) -> None:
         self.player_id = player_id
-        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=size)
+        self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=size)
         self._version = -1
 
     def send(self, frame: dict[str, Any]) -> None:
+        self._put(json.dumps(frame))
+
+    def _put(self, text: str) -> None:
         while True:
             try:
-                self.queue.put_nowait(frame)
+                self.queue.put_nowait(text)
                 return
             except asyncio.QueueFull:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     self.queue.get_nowait()
 
-    def deliver(self, version: int, game: dict[str, Any]) -> None:
+    def deliver(self, state: State) -> None:
         """Queue a state unless a newer one was already queued."""
-        if version < self._version:
+        if state.version < self._version:
             return
-        self._version = version
-        you = None
-        if self.player_id is not None:
-            for color in ("white", "black"):
-                if game[color]["id"] == self.player_id:
-                    you = color
-                    break
-        self.send({"type": "state", "game": {**game, "you": you}})
+        self._version = state.version
+        self._put(state.frame(self.player_id))
 
 
 class Rooms:
@@ -70,13 +104,13 @@ class Rooms:
     def watchers(self, game_id: str) -> int:
         return len(self._rooms.get(game_id, ()))
 
-    async def publish(self, game_id: str, version: int, game: dict[str, Any]) -> None:
+    async def publish(self, game_id: str, state: State) -> None:
         """Send a game's new state to every socket of the game."""
-        self._deliver(game_id, version, game)
+        self._deliver(game_id, state)
 
-    def _deliver(self, game_id: str, version: int, game: dict[str, Any]) -> None:
+    def _deliver(self, game_id: str, state: State) -> None:
         for connection in list(self._rooms.get(game_id, ())):
-            connection.deliver(version, game)
+            connection.deliver(state)
 
     async def start(self) -> None:
         return None
@@ -107,9 +141,8 @@ class RedisRooms(Rooms):
                 await self._listener
         await self._redis.aclose()
 
-    async def publish(self, game_id: str, version: int, game: dict[str, Any]) -> None:
-        payload = json.dumps({"version": version, "game": game}, separators=(",", ":"))
-        await self._redis.publish(CHANNEL_PREFIX + game_id, payload)
+    async def publish(self, game_id: str, state: State) -> None:
+        await self._redis.publish(CHANNEL_PREFIX + game_id, state.encode())
 
     async def _listen(self) -> None:
         while True:
@@ -123,10 +156,8 @@ class RedisRooms(Rooms):
                         channel = message["channel"]
                         if isinstance(channel, bytes):
                             channel = channel.decode()
-                        data = json.loads(message["data"])
-                        self._deliver(
-                            channel[len(CHANNEL_PREFIX) :], int(data["version"]), data["game"]
-                        )
+                        state = State.decode(message["data"])
+                        self._deliver(channel[len(CHANNEL_PREFIX) :], state)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the connection dropped: subscribe again

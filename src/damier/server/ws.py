@@ -43,12 +43,12 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     services.rooms.join(game_id, connection)
     try:
         try:
-            version, state = await games.game_snapshot(services=services, game_id=game_id)
+            state = await games.game_snapshot(services=services, game_id=game_id)
         except ServiceError:
             await websocket.close(code=4404, reason="no such game")
             return
         await websocket.accept()
-        connection.deliver(version, state.model_dump(mode="json"))
+        connection.deliver(state)
         sender = asyncio.create_task(_send_frames(websocket, connection))
         try:
             await _receive_frames(websocket, services, game_id, connection)
@@ -62,8 +62,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
 
 async def _send_frames(websocket: WebSocket, connection: Connection) -> None:
     while True:
-        frame = await connection.queue.get()
-        await websocket.send_json(frame)
+        await websocket.send_text(await connection.queue.get())
 
 
 async def _receive_frames(

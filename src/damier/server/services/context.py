@@ -18,6 +18,7 @@ from damier.server.security import SessionSigner, TokenBuckets
 from damier.server.services.computer import ComputerPool
 from damier.server.settings import Settings
 from damier.server.store.db import Database
+from damier.server.store.models import GameRow
 
 log = logging.getLogger("damier.server")
 
@@ -27,10 +28,12 @@ LIVE_GAMES = 2_000
 
 @dataclass
 class LiveGame:
-    """A game in memory and the stored version it reflects."""
+    """A game in memory, the stored version it reflects, and its row as last read (with
+    the players) or None before the first read."""
 
     game: Game
     version: int
+    row: GameRow | None = None
 
 
 class Services:
@@ -76,8 +79,8 @@ class Services:
         self.live.move_to_end(game_id)
         return live.game
 
-    def keep(self, game_id: str, game: Game, version: int) -> None:
-        self.live[game_id] = LiveGame(game, version)
+    def keep(self, game_id: str, game: Game, version: int, row: GameRow | None = None) -> None:
+        self.live[game_id] = LiveGame(game, version, row)
         self.live.move_to_end(game_id)
         while len(self.live) > LIVE_GAMES:
             self.live.popitem(last=False)

@@ -13,9 +13,9 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -25,13 +25,14 @@ from damier.notation.pdn import write_pdn
 from damier.play import parse_clock
 from damier.rules import Variant, get_variant
 from damier.rules.variants import UnknownVariantError
+from damier.server.rooms import State
 from damier.server.schemas import COLORS, GameState, GameSummary
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from damier.server.services.players import new_id
 from damier.server.services.ratings import rate_game
 from damier.server.services.views import seat_of, seat_view, state_view, summary_view
-from damier.server.store.models import GameRow, MoveRow, PlayerRow
+from damier.server.store.models import Base, GameRow, MoveRow, PlayerRow
 
 log = logging.getLogger("damier.server")
 
@@ -81,35 +82,44 @@ def _rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
 
 
 async def _game(services: Services, session: AsyncSession, row: GameRow) -> Game:
+    """The row's game: the one in memory if it is at the row's version, else rebuilt (the
+    caller keeps it once the transaction has committed)."""
     game = services.cached(row.id, row.version)
     if game is None:
         query = select(MoveRow).where(MoveRow.game_id == row.id).order_by(MoveRow.ply)
         moves = list((await session.scalars(query)).all())
         game = _rebuild(row, moves, services)
-        services.keep(row.id, game, row.version)
     return game
+
+
+def _stored(row: GameRow, game: Game, now: float) -> dict[str, Any]:
+    """The row's columns that follow from the game's state at ``now``."""
+    values: dict[str, Any] = {"ply": game.ply, "draw_offer": game.draw_offer, "updated": now}
+    if game.result is not None and row.status != "finished":
+        values.update(
+            status="finished",
+            finished=now,
+            result_pdn=game.result.pdn,
+            result_winner=game.result.winner,
+            result_reason=game.result.reason,
+            draw_offer=None,
+        )
+    clock = game.clock
+    if clock is not None:
+        running = clock.running
+        values["clock_white"], values["clock_black"] = clock.snapshot(now)
+        values["clock_running"] = running
+        values["clock_since"] = now
+        values["flag_at"] = None if running is None else now + clock.remaining(running, now)
+    return values
 
 
 def _store(row: GameRow, game: Game, now: float) -> None:
     """Copy the game's state into its row."""
-    row.ply = game.ply
-    row.draw_offer = game.draw_offer
-    row.updated = now
-    if game.result is not None and row.status != "finished":
-        row.status = "finished"
-        row.finished = now
-        row.result_pdn = game.result.pdn
-        row.result_winner = game.result.winner
-        row.result_reason = game.result.reason
-        row.draw_offer = None
+    for column, value in _stored(row, game, now).items():
+        setattr(row, column, value)
+    if row.status == "finished":
         game.draw_offer = None
-    clock = game.clock
-    if clock is not None:
-        row.clock_white, row.clock_black = clock.snapshot(now)
-        row.clock_running = clock.running
-        row.clock_since = now
-        running = clock.running
-        row.flag_at = None if running is None else now + clock.remaining(running, now)
 
 
 def _variant(name: str) -> Variant:
@@ -177,7 +187,7 @@ async def _change(
         except BaseException:
             services.forget(game_id)
             raise
-        services.keep(game_id, game, version)
+        services.keep(game_id, game, version, row)
     await _announce(services, public, version)
     if refusal is not None:
         raise refusal
@@ -188,7 +198,7 @@ async def _change(
 async def _announce(services: Services, state: GameState, version: int) -> None:
     """Broadcast a state and start the computer's move when it is its turn."""
     try:
-        await services.rooms.publish(state.id, version, state.model_dump(mode="json"))
+        await services.rooms.publish(state.id, _published(version, state))
     except Exception:  # a lost broadcast must not undo a stored move
         log.exception("could not broadcast game %s", state.id)
     seat = state.white if state.turn == "white" else state.black
@@ -271,9 +281,12 @@ async def create_game(
 
 
 async def _read(services: Services, game_id: str) -> tuple[GameRow, Game]:
-    async with services.lock(game_id), services.database.session() as session, session.begin():
-        row = await _row(session, game_id)
-        return row, await _game(services, session, row)
+    async with services.lock(game_id):
+        async with services.database.session() as session, session.begin():
+            row = await _row(session, game_id)
+            game = await _game(services, session, row)
+        services.keep(game_id, game, row.version, row)
+        return row, game
 
 
 async def game_state(*, services: Services, game_id: str, viewer: str | None) -> GameState:
@@ -281,10 +294,14 @@ async def game_state(*, services: Services, game_id: str, viewer: str | None) ->
     return state_view(row, game, services.now(), viewer)
 
 
-async def game_snapshot(*, services: Services, game_id: str) -> tuple[int, GameState]:
-    """The state as everyone sees it (``you`` unset) and its version, for a new socket."""
+async def game_snapshot(*, services: Services, game_id: str) -> State:
+    """The state as published, for a new socket."""
     row, game = await _read(services, game_id)
-    return row.version, state_view(row, game, services.now())
+    return _published(row.version, state_view(row, game, services.now()))
+
+
+def _published(version: int, state: GameState) -> State:
+    return State(version, (state.white.id, state.black.id), state.model_dump_json(exclude={"you"}))
 
 
 async def join_game(*, services: Services, player_id: str, game_id: str) -> GameState:
@@ -321,7 +338,7 @@ async def play_move(
 ) -> GameState:
     """Play ``move`` for the player to move, who must be ``player_id`` (or the computer)."""
 
-    async def play(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
+    def push(row: GameRow, game: Game, now: float) -> None:
         if computer:
             kind = row.white_kind if game.board.turn == 0 else row.black_kind
             if kind != "computer":
@@ -342,9 +359,76 @@ async def play_move(
             raise BadRequest(str(error)) from None
         except ValueError as error:
             raise BadRequest(str(error)) from None
+
+    async def play(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
+        push(row, game, now)
         return None
 
-    return await _change(services, game_id, play, player_id)
+    async with services.lock(game_id):
+        played = await _play_live(services, game_id, push)
+    if played is None:
+        return await _change(services, game_id, play, player_id)
+    public, row = played
+    await _announce(services, public, row.version)
+    you = seat_of(row, player_id)
+    return public.model_copy(update={"you": COLORS[you] if you is not None else None})
+
+
+_GAMES, _MOVES = Base.metadata.tables["games"], Base.metadata.tables["moves"]
+_UPDATE_AT_VERSION = _GAMES.update().where(
+    _GAMES.c.id == bindparam("at_id"), _GAMES.c.version == bindparam("at_version")
+)
+"""The row's new values (given as parameters) if the row is still at ``at_version``."""
+_INSERT_MOVE = _MOVES.insert()
+
+
+class _Behind(Exception):
+    """The stored game moved past the copy in memory (another process changed it)."""
+
+
+async def _play_live(
+    services: Services, game_id: str, push: Callable[[GameRow, Game, float], None]
+) -> tuple[GameState, GameRow] | None:
+    """A move on the game in memory, stored without reading the game back: one short
+    transaction that updates the row only if it is still at the copy's version, and adds the
+    move. For the common case only: when the copy is missing or behind, the move is refused,
+    a flag fell or the move ends the game, returns None and :func:`_change` decides from the
+    stored game (and gives the refusal, the result, the rating). Runs under the game's lock;
+    returns the new state and the row."""
+    live = services.live.get(game_id)
+    if live is None or live.row is None:
+        return None
+    row, game, version = live.row, live.game, live.version
+    now = services.now()
+    if game.clock is not None and game.clock.flagged(now) is not None:
+        return None
+    try:
+        push(row, game, now)
+    except ServiceError:
+        return None  # unchanged: the stored game gives the answer
+    if game.result is not None:
+        services.forget(game_id)  # the ending move is played again on the stored game
+        return None
+    values = _stored(row, game, now)
+    moved = game.moves[-1]
+    try:
+        async with services.database.engine.begin() as connection:
+            update = {**values, "version": version + 1, "at_id": game_id, "at_version": version}
+            if (await connection.execute(_UPDATE_AT_VERSION, update)).rowcount != 1:
+                raise _Behind
+            added = {"game_id": game_id, "ply": game.ply, "notation": moved.notation, "at": now}
+            await connection.execute(_INSERT_MOVE, added)
+    except _Behind:
+        services.forget(game_id)
+        return None
+    except BaseException:
+        services.forget(game_id)
+        raise
+    for column, value in values.items():
+        setattr(row, column, value)
+    row.version = version + 1
+    services.keep(game_id, game, row.version, row)
+    return state_view(row, game, now), row
 
 
 async def resign_game(*, services: Services, game_id: str, player_id: str | None) -> GameState:
@@ -480,6 +564,7 @@ async def _computer_turn(*, services: Services, game_id: str, ply: int) -> None:
             async with services.database.session() as session, session.begin():
                 row = await _row(session, game_id)
                 game = await _game(services, session, row)
+            services.keep(game_id, game, row.version, row)
             turn = game.board.turn
             level = row.white_level if turn == 0 else row.black_level
             if row.status != "playing" or game.result is not None or game.ply != ply:
