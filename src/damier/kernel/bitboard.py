@@ -25,11 +25,13 @@ from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic, overload
 
 from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.layout import (
+    CHOICE_EARLIEST_KING,
     CHOICE_MOST_KINGS,
     CHOICE_MOST_PIECES,
     CHOICE_WITH_KING,
@@ -81,6 +83,29 @@ def _popcount_compiled(x):  # type: ignore[no-untyped-def]
     return impl
 
 
+def bit_index(x: int) -> int:
+    """Index of the lowest set bit of a non-zero word."""
+    return (int(x) & -int(x)).bit_length() - 1
+
+
+@intrinsic
+def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return sig, codegen
+
+
+@overload(bit_index)
+def _bit_index_compiled(x):  # type: ignore[no-untyped-def]
+    def impl(x):  # type: ignore[no-untyped-def]
+        return _cttz(np.uint64(x))  # type: ignore[call-arg]
+
+    return impl
+
+
 # -- rule switches ------------------------------------------------------------------------
 
 # Indices into the ``q`` integer vector of the compiled functions.
@@ -95,7 +120,8 @@ Q_MEN_TAKE_KINGS = 9
 Q_PROMOTION = 10  # PROMOTE_* of layout
 Q_CHOICE_COUNT = 11
 Q_CHOICE = 12  # the capture-choice criteria, in priority order (4 slots)
-Q_SIZE = 16
+Q_KING_ORDER = 16  # 1: captures meeting the kings in another order are other moves
+Q_SIZE = 17
 
 # Indices into the ``geo`` word vector.
 G_BOARD = 0  # the playable squares
@@ -113,12 +139,15 @@ M_FROM = 0
 M_TO = 1
 M_CAPS = 2
 M_KING = 3
-M_WIDTH = 4
+M_KINGS_MET = 4  # with Q_KING_ORDER: the captured kings in order, 6 bits each (0 otherwise)
+M_WIDTH = 5
+MAX_KINGS_MET = 10  # kings one capture can record (6 bits each in a word)
 
 # Slots of the generator state ``st``.
 S_COUNT = 0  # moves written so far
 S_BEST = 1  # choice value of the kept captures (-1: none yet)
-S_OVERFLOW = 2  # 1 once the move buffer was too small
+S_OVERFLOW = 2  # 1 once the move buffer was too small, 2 after too many kings in a row
+TOO_MANY_KINGS = -2  # what the functions return for overflow 2: the caller gives up
 
 # Capture search frames, one per jump made: words (``fb``) and small integers (``fi``).
 FB_CUR = 0  # square the capturing piece stands on
@@ -127,12 +156,14 @@ FB_PENDING = 2  # landing squares of this jump not tried yet
 FB_FINISHED = 3  # landing squares where the capture ends
 FB_TAKEN = 4  # pieces jumped before this frame's square
 FB_LAND = 5  # landing square being tried
-FB_WIDTH = 6
+FB_KINGS_MET = 6  # kings jumped before this frame's square, in order (``M_KINGS_MET``)
+FB_WIDTH = 7
 FI_K = 0  # next direction to try
 FI_KING = 1  # 1 if it captures as a king from here
 FI_JUMPED = 2  # 1 once a jump was found from this frame's square
 FI_WENT_ON = 3  # 1 if some landing square of the current jump let the capture go on
-FI_WIDTH = 4
+FI_ORDER = 4  # bit 23 - i set if the i-th piece jumped before this frame's square is a king
+FI_WIDTH = 5
 MAX_LEVELS = 66  # a capture takes at most every enemy piece: < 64 jumps
 FIRST_CAPACITY = 128  # moves per ply; grown fourfold when a position has more
 
@@ -153,7 +184,7 @@ def _step(x, d, sa, sb):
 
 
 @kernel_inline
-def _choice_value(q, king_moves, ncap, kings_taken):
+def _choice_value(q, king_moves, ncap, kings_taken, order):
     """The capture-choice value of a finished capture (higher is preferred), as in movegen."""
     value = 0
     for i in range(q[Q_CHOICE_COUNT]):
@@ -162,15 +193,18 @@ def _choice_value(q, king_moves, ncap, kings_taken):
             value = (value << 8) | ncap
         elif criterion == CHOICE_WITH_KING:
             value = (value << 1) | king_moves
-        else:  # CHOICE_MOST_KINGS
+        elif criterion == CHOICE_MOST_KINGS:
             value = (value << 8) | kings_taken
+        else:  # CHOICE_EARLIEST_KING: a bit per capture, the first capture the highest
+            value = (value << 24) | order
     return value
 
 
 @kernel_inline
-def _emit(moves, ply, st, dedupe, origin, to, caps, ends_king, value):
+def _emit(moves, ply, st, dedupe, origin, to, caps, kings_met, ends_king, value):
     """Keep a finished capture if the choice rule allows it (a better value drops the
-    captures kept so far) and, with ``dedupe``, if no kept one has its from, to and set."""
+    captures kept so far) and, with ``dedupe``, if no kept one has its from, to and set
+    (and order of kings, where that counts)."""
     if value < st[S_BEST]:
         return
     if value > st[S_BEST]:
@@ -181,6 +215,7 @@ def _emit(moves, ply, st, dedupe, origin, to, caps, ends_king, value):
         for i in range(count):
             if (
                 moves[ply, i, M_CAPS] == caps
+                and moves[ply, i, M_KINGS_MET] == kings_met
                 and moves[ply, i, M_TO] == to
                 and moves[ply, i, M_FROM] == origin
             ):
@@ -192,6 +227,7 @@ def _emit(moves, ply, st, dedupe, origin, to, caps, ends_king, value):
     moves[ply, count, M_TO] = to
     moves[ply, count, M_CAPS] = caps
     moves[ply, count, M_KING] = ONE if ends_king else ZERO
+    moves[ply, count, M_KINGS_MET] = kings_met
     st[S_COUNT] = count + 1
 
 
@@ -256,9 +292,12 @@ def _captures_from(
     """
     crown = geo[G_CROWN + player]
     promotion = q[Q_PROMOTION]
+    king_order = q[Q_KING_ORDER] == 1
     level = 0
     fb[0, FB_CUR] = origin
     fb[0, FB_TAKEN] = ZERO
+    fb[0, FB_KINGS_MET] = ZERO
+    fi[0, FI_ORDER] = 0
     fi[0, FI_KING] = king
     fi[0, FI_K] = 0
     fi[0, FI_JUMPED] = 0
@@ -278,6 +317,22 @@ def _captures_from(
                     fb[level, FB_FINISHED] |= fb[level, FB_LAND]
             else:
                 fi[level, FI_JUMPED] = 1
+                # What the capture has taken once this jump is made, written where the
+                # next frame (and the emission of this jump's ends) reads it.
+                victim = fb[level, FB_VICTIM]
+                kings_met = fb[level, FB_KINGS_MET]
+                order = fi[level, FI_ORDER]
+                if victim & kings:
+                    if level < 24:
+                        order |= 1 << (23 - level)
+                    if king_order:
+                        if kings_met >> np.uint64(6 * (MAX_KINGS_MET - 1)) != ZERO:
+                            st[S_OVERFLOW] = 2
+                            return
+                        kings_met = (kings_met << np.uint64(6)) | np.uint64(bit_index(victim) + 1)
+                fb[level + 1, FB_TAKEN] = fb[level, FB_TAKEN] | victim
+                fb[level + 1, FB_KINGS_MET] = kings_met
+                fi[level + 1, FI_ORDER] = order
             seeking = False
             continue
         pending = fb[level, FB_PENDING]
@@ -294,7 +349,6 @@ def _captures_from(
                     continue
             next_level = level + 1
             fb[next_level, FB_CUR] = land
-            fb[next_level, FB_TAKEN] = fb[level, FB_TAKEN] | fb[level, FB_VICTIM]
             fi[next_level, FI_KING] = as_king
             fi[next_level, FI_K] = 0
             fi[next_level, FI_JUMPED] = 0
@@ -304,14 +358,16 @@ def _captures_from(
         # All landing squares of this jump tried.
         if fi[level, FI_WENT_ON] == 0:
             finished = fb[level, FB_FINISHED]
-            caps = fb[level, FB_TAKEN] | fb[level, FB_VICTIM]
-            value = _choice_value(q, king, level + 1, popcount(caps & kings))
+            caps = fb[level + 1, FB_TAKEN]
+            kings_met = fb[level + 1, FB_KINGS_MET]
+            order = fi[level + 1, FI_ORDER]
+            value = _choice_value(q, king, level + 1, popcount(caps & kings), order)
             as_king = fi[level, FI_KING] == 1
             while finished != ZERO:
                 land = finished & ~(finished - ONE)
                 finished ^= land
                 ends_king = as_king or land & crown != ZERO
-                _emit(moves, ply, st, dedupe, origin, land, caps, ends_king, value)
+                _emit(moves, ply, st, dedupe, origin, land, caps, kings_met, ends_king, value)
         seeking = True
 
 
@@ -359,6 +415,8 @@ def _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe):
         )
     if st[S_OVERFLOW] == 1:
         return -1
+    if st[S_OVERFLOW] == 2:
+        return TOO_MANY_KINGS
     return st[S_COUNT]
 
 
@@ -496,7 +554,7 @@ def bitboard_perft(geo, q, me, opp, kings, player, depth, moves, pos, stack, fb,
                 dedupe,
             )
             if n < 0:
-                return -1
+                return n
             if c == 1:
                 # One ply above the leaves: its captures, or else its quiet moves counted.
                 if n == 0:
@@ -541,6 +599,7 @@ _CHOICES = {
     Choice.MOST_PIECES: CHOICE_MOST_PIECES,
     Choice.WITH_KING: CHOICE_WITH_KING,
     Choice.MOST_KINGS: CHOICE_MOST_KINGS,
+    Choice.EARLIEST_KING: CHOICE_EARLIEST_KING,
 }
 _PROMOTIONS = {
     Promotion.AT_END: PROMOTE_AT_END,
@@ -566,7 +625,6 @@ def _rules_fit(variant: Variant) -> bool:
         and variant.removal is Removal.AT_END
         and not variant.no_reversal
         and not variant.line_moves
-        and not variant.king_order_matters
         and not variant.crowning_wins
         and variant.max_consecutive_king_moves == 0
         and len(variant.choice) <= 4
@@ -611,6 +669,7 @@ def _spec(variant: Variant) -> Spec | None:
     q[Q_CHOICE_COUNT] = len(variant.choice)
     for i, criterion in enumerate(variant.choice):
         q[Q_CHOICE + i] = _CHOICES[criterion]
+    q[Q_KING_ORDER] = variant.king_order_matters
     return Spec(geo=geo, q=q, bits=bits)
 
 
@@ -627,7 +686,9 @@ def fast_perft(
     variant: Variant, cells: npt.NDArray[np.int8], turn: int, depth: int, duplicates: str = "drop"
 ) -> int | None:
     """Perft by bitboards: the leaves ``depth`` plies below the position, counted as
-    :func:`damier.kernel.perft.perft` counts them; None when ``variant`` is not covered.
+    :func:`damier.kernel.perft.perft` counts them; None when ``variant`` is not covered
+    (or, where the order of captured kings makes moves distinct, when one capture in the
+    tree takes more than ``MAX_KINGS_MET`` kings: call the table kernel then).
 
     ``cells`` is the kernel's cell array, ``turn`` the player to move (0 or 1),
     ``duplicates`` ``"drop"`` (captures of the same set between the same squares are one
@@ -663,4 +724,6 @@ def fast_perft(
         )
         if count >= 0:
             return int(count)
+        if count == TOO_MANY_KINGS:
+            return None
         capacity *= 4
