@@ -6,9 +6,12 @@ allows it: the playable squares of a dark-square board of even width fit in one 
 so every side's pieces are one integer and a whole army steps, or finds its first jump, in a
 few shifts. It counts the same tree as :func:`damier.kernel.perft.perft` (the tests hold it
 to that) and covers every variant whose rules are among its switches (:func:`covers`): flying
-or short kings, men capturing forwards only or both ways, free choice or a choice by number
-of pieces, king captures first and number of kings, the three promotion rules, landing
-anywhere or next behind the victim. It never asks which variant it plays.
+or short kings, landing anywhere or right behind the victim (behind a king only, Killer),
+men capturing forwards only or both ways and taking kings or not, the three promotion
+rules, free choice or any chain of the criteria most pieces, king first, most kings and
+earliest king, and captures told apart by the order of the kings they meet (Italian). It
+never asks which variant it plays: International, Brazilian, Russian, English, pool,
+Italian, Spanish, Czech, Thai, Killer and their giveaway forms all run through it.
 
 Layout ("ghost column", as in Scan): the square on (row, column) is bit
 ``(row * (width + 1) + column) // 2``. A virtual column ``width`` pads each row, so a
