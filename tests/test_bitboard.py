@@ -180,6 +180,24 @@ def test_mixed_rule_switches(name: str, changes: dict[str, Any]) -> None:
     _check_against_table_kernel(_mixed(name, changes), SAMPLE // 2)
 
 
+@pytest.mark.parametrize(("width", "height"), [(6, 6), (8, 10), (12, 8), (8, 7)])
+@pytest.mark.parametrize("rules", ["international", "italian"])
+def test_other_board_sizes(width: int, height: int, rules: str) -> None:
+    """The layout is computed from the board, not written for 10x10 and 8x8 (an odd
+    height included; Italian's rules bring the mirrored board)."""
+    squares, per_row = width * height // 2, width // 2
+    rows = 2 if height <= 6 else 3
+    fen = f"W:W{squares - rows * per_row + 1}-{squares}:B1-{rows * per_row}"
+    variant = dataclasses.replace(
+        get_variant(rules),
+        name=f"{rules}-{width}x{height}",
+        width=width,
+        height=height,
+        start_fen=fen,
+    )
+    _check_against_table_kernel(variant, SAMPLE // 3)
+
+
 @pytest.mark.parametrize("promotion", list(Promotion))
 def test_a_man_crowned_in_the_middle_of_a_capture(promotion: Promotion) -> None:
     # 12x3 reaches the crowning row; from 3 the capture could go on backwards over 9 (as
