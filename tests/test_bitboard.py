@@ -23,7 +23,15 @@ from damier import Board
 from damier.kernel import bitboard
 from damier.kernel.bitboard import covers, fast_perft
 from damier.rules import Variant, get_variant
-from damier.rules.description import Choice, Landing, Promotion, Range
+from damier.rules.description import (
+    ALL_DIRECTIONS,
+    ORTHOGONAL,
+    Choice,
+    Direction,
+    Landing,
+    Promotion,
+    Range,
+)
 from tests.conftest import perft_reference
 
 FAST_LIMIT = 10_000_000  # leaves; the bitboard code counts ~10^8 a second
@@ -49,9 +57,10 @@ def _count(variant: Variant, fen: str | None, depth: int, duplicates: str) -> in
 def test_covers_the_international_family_and_no_other() -> None:
     covered = {variant.name for variant in damier.all_variants() if covers(variant)}
     assert {"international", "brazilian", "russian", "english", "pool", "italian"} <= covered
-    # Outside the switches: orthogonal boards and captures, a board too large for a word,
-    # Frisian's king-move limit, Breakthrough's crowning win.
-    for name in ("turkish", "croda", "dameo", "frisian", "canadian", "breakthrough"):
+    assert {"frisian", "frysk"} <= covered
+    # Outside the switches: boards of all squares, a board too large for a word,
+    # Breakthrough's crowning win.
+    for name in ("turkish", "croda", "dameo", "canadian", "breakthrough"):
         assert name not in covered
 
 
@@ -167,6 +176,9 @@ MIXED = [
     ("russian", {"choice": (Choice.WITH_KING, Choice.MOST_PIECES)}),
     ("english", {"king_range": Range.FLYING, "men_capture_kings": False}),
     ("pool", {"king_landing": Landing.NEXT, "promotion": Promotion.ENDS_MOVE}),
+    ("russian", {"man_captures": ALL_DIRECTIONS, "king_captures": ALL_DIRECTIONS}),
+    ("brazilian", {"man_captures": ORTHOGONAL | {Direction.FORWARD_DIAGONAL}}),
+    ("frisian", {"king_range": Range.SHORT, "choice": (Choice.MOST_VALUE, Choice.MOST_KINGS)}),
 ]
 
 
@@ -229,6 +241,8 @@ SPECIAL = [
     ("italian", "W:WK22,K30:BK18,K26,K19,K11,10,3"),
     ("italian", "W:WK10,29:BK14,K15,K7,K6,K26"),  # one round trip, the kings in two orders
     ("czech", "W:WK32,22:B18,10,11,27"),
+    ("frisian", "W:W28,K33,43:B17,18,19,22,23,32,K38,39"),
+    ("frisian", "W:WK46,K5:B16,17,25,26,35,36,14,15"),
     ("thai", "W:WK32:B27,18,10,11"),
 ]
 
