@@ -9,9 +9,10 @@
    drop duplicate captures, so the leaf counts must agree; the script checks it.
    Damier and dame-rs also run deeper, where py-draughts would take minutes.
    Damier is measured twice: the table kernel (``Board.perft``, every variant) and the
-   bitboard fast path (``damier.kernel.bitboard.fast_perft``, the diagonal games on dark
-   squares); "fast-path speed-up" is each row's time over the fast path's, and the last
-   line of each position compares the fast path with dame-rs (issue 2's target: >= 1.0).
+   bitboard fast path (``damier.kernel.bitboard.fast_perft``, the games on dark squares
+   that fit a 64-bit word); "fast-path speed-up" is each row's time over the fast path's,
+   and the last line of each position compares the fast path with dame-rs (issue 2's
+   target: >= 1.0).
 2. Board API (International, Russian, Brazilian): the time to produce the legal-move list
    of a position, ``len(board.legal_moves)``, on positions reached by seeded random games,
    Damier ``Board`` against py-draughts' board classes. Measured two ways, both real

@@ -7,11 +7,12 @@ so every side's pieces are one integer and a whole army steps, or finds its firs
 few shifts. It counts the same tree as :func:`damier.kernel.perft.perft` (the tests hold it
 to that) and covers every variant whose rules are among its switches (:func:`covers`): flying
 or short kings, landing anywhere or right behind the victim (behind a king only, Killer),
-men capturing forwards only or both ways and taking kings or not, the three promotion
-rules, free choice or any chain of the criteria most pieces, king first, most kings and
-earliest king, and captures told apart by the order of the kings they meet (Italian). It
-never asks which variant it plays: International, Brazilian, Russian, English, pool,
-Italian, Spanish, Czech, Thai, Killer and their giveaway forms all run through it.
+men and kings capturing in any set of directions, orthogonal lines included (Frisian), men
+taking kings or not, the three promotion rules, free choice or any chain of the criteria
+most pieces, king first, most kings, earliest king and most value, and captures told apart
+by the order of the kings they meet (Italian). It never asks which variant it plays:
+International, Brazilian, Russian, English, pool, Italian, Spanish, Portuguese, Czech,
+Thai, Killer, Frisian, Frysk and their giveaway forms all run through it.
 
 Layout ("ghost column", as in Scan): the square on (row, column) is bit
 ``(row * (width + 1) + column) // 2``. A virtual column ``width`` pads each row, so a
