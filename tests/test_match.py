@@ -74,6 +74,80 @@ def test_spanish_deck_is_what_the_engine_computes() -> None:
     assert set(deck.openings) == {opening.moves for opening in rated[:43]}
 
 
+def _english_three_move_deck() -> OpeningDeck:
+    return OpeningDeck.builtin("english-3move")
+
+
+def test_english_three_move_deck_is_156_legal_openings_of_the_302() -> None:
+    from damier.engine.openings import openings
+
+    deck = _english_three_move_deck()
+    assert deck.variant == "english" and deck.complete
+    assert len(deck.openings) == 156 == len(set(deck.openings))
+    every = openings("english", 3)
+    assert len(every) == 302 == len(set(every))
+    for opening in deck.openings:  # Black, White, Black: legal from the start
+        board = Board("english")
+        for move in opening:
+            assert move in {legal.notation for legal in board.legal_moves}
+            board.push(move)
+        assert len(opening) == 3 and board.turn == 0  # White to move
+    dropped = {tuple(moves.split()) for moves in re.findall(r"dropped (\S+ \S+ \S+) \(", deck.note)}
+    assert len(dropped) == 302 - 156
+    assert set(deck.openings) | dropped == set(every)
+    assert not dropped & set(deck.openings)
+
+
+def test_english_three_move_deck_says_what_it_is() -> None:
+    note = _english_three_move_deck().note
+    assert "NOT the ACF's official list" in note
+    assert "Computed by damier.engine.openings at depth 18" in note
+    assert re.search(r"Made on \d{4}-\d\d-\d\d with damier [\d.]+, commit [0-9a-f]+\.", note)
+    assert "every opening of 302" in note and "kept (values -4 to +4;" in note
+    assert "python -m damier.engine.openings english-3move --depth 18" in note
+
+
+def test_builtin_names_list_the_decks() -> None:
+    names = OpeningDeck.builtin_names()
+    assert {"english-2move", "english-3move", "international-2move", "spanish-2move"} <= set(names)
+    with pytest.raises(ValueError, match="english-3move"):
+        OpeningDeck.builtin("english-4move")
+
+
+def test_match_with_the_three_move_deck_starts_from_its_openings() -> None:
+    deck = _english_three_move_deck()
+    match = Match("english", ("A", "B"), balanced_match(8), deck, random.Random(5))
+    seen = _play_out(match, [None] * 8)
+    assert len(seen) == 8 and all(opening in deck.openings for _, _, opening in seen)
+    assert len({opening for _, _, opening in seen}) == 4  # one per pair of games
+    setup = Match("english", ("A", "B"), balanced_match(2), deck, random.Random(5)).next_game()
+    assert setup is not None
+    game = setup.start("english")
+    assert game.ply == 3 and [move.notation for move in game.moves] == list(setup.opening)
+
+
+def test_cli_match_with_the_three_move_deck(capsys: pytest.CaptureFixture[str]) -> None:
+    from damier.cli import main
+
+    args = ["match", "--variant", "english", "--engine", "damier:1", "--engine", "damier:1"]
+    assert main([*args, "--games", "2", "--openings", "english-3move", "--depth", "1"]) == 0
+    assert "score damier:1 - damier:1" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_english_three_move_deck_is_what_the_engine_computes_at_its_edge() -> None:
+    """The dropped openings nearest the edge keep the values the deck file gives them (the
+    whole deck takes 15 minutes: ``python -m damier.engine.openings english-3move``)."""
+    from damier.engine.openings import rate_position
+
+    found = re.findall(r"dropped (\S+ \S+ \S+) \(([+-]\d+)\)", _english_three_move_deck().note)
+    for moves, score in found[:4]:
+        board = Board("english")
+        for move in moves.split():
+            board.push(move)
+        assert rate_position(board, 18) == int(score), moves
+
+
 def test_unknown_and_malformed_decks_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="no opening deck"):
         OpeningDeck.builtin("nope")

@@ -53,14 +53,23 @@ class OpeningDeck:
             raise ValueError(f"opening deck {name!r} has no openings")
         return cls(name, variant, tuple(openings), complete, " ".join(notes))
 
+    @staticmethod
+    def builtin_names() -> list[str]:
+        """The decks shipped with Damier (``data/openings/NAME.txt``): ``english-2move``
+        (the 43 two-move ballots), ``english-3move`` (156 three-move openings chosen by the
+        engine, not the ACF's ballots), ``international-2move``, ``spanish-2move``."""
+        folder = resources.files("damier") / "data" / "openings"
+        return sorted(
+            p.name.removesuffix(".txt") for p in folder.iterdir() if p.name.endswith(".txt")
+        )
+
     @classmethod
     def builtin(cls, name: str) -> OpeningDeck:
-        """A deck shipped with Damier: ``english-2move``, ``spanish-2move``."""
-        folder = resources.files("damier") / "data" / "openings"
-        path = folder / f"{name}.txt"
+        """A deck shipped with Damier, by name (see :meth:`builtin_names`)."""
+        path = resources.files("damier") / "data" / "openings" / f"{name}.txt"
         if not path.is_file():
-            known = sorted(p.name.removesuffix(".txt") for p in folder.iterdir())
-            raise ValueError(f"no opening deck {name!r} (decks: {', '.join(known)})")
+            known = ", ".join(cls.builtin_names())
+            raise ValueError(f"no opening deck {name!r} (decks: {known})")
         return cls.parse(name, path.read_text(encoding="utf-8"))
 
     def draw(self, rng: random.Random) -> tuple[str, ...]:
