@@ -412,7 +412,7 @@ async def _play_live(
     values = _stored(row, game, now)
     moved = game.moves[-1]
     try:
-        async with services.database.engine.begin() as connection:
+        async with services.database.transaction() as connection:
             update = {**values, "version": version + 1, "at_id": game_id, "at_version": version}
             if (await connection.execute(_UPDATE_AT_VERSION, update)).rowcount != 1:
                 raise _Behind

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +12,7 @@ from alembic.config import Config
 from sqlalchemy import Connection, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
+    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     async_sessionmaker,
@@ -71,8 +74,36 @@ class Database:
             _sqlite_pragmas(self.engine)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
 
-    def session(self) -> AsyncSession:
-        return self.sessions()
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[AsyncSession]:
+        """A session, closed at the end of the block. On SQLite it is closed at once:
+        SQLAlchemy's own exit closes in a task of its own, which keeps the process's one
+        connection from everyone else for a turn of the loop, and under load the waiters
+        for it queued for seconds."""
+        if not self.sqlite:
+            async with self.sessions() as session:
+                yield session
+            return
+        session = self.sessions()
+        try:
+            yield session
+        finally:
+            await session.close()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[AsyncConnection]:
+        """A connection in a transaction (SQL without the ORM), committed at the end of the
+        block; closed at once on SQLite, as :meth:`session` is."""
+        if not self.sqlite:
+            async with self.engine.begin() as connection:
+                yield connection
+            return
+        connection = await self.engine.connect().start()
+        try:
+            async with connection.begin():
+                yield connection
+        finally:
+            await connection.close()
 
     async def migrate(self) -> None:
         """Bring the schema to the newest migration. On PostgreSQL, processes starting
