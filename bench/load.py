@@ -2,11 +2,20 @@
 games over WebSockets; prints moves per second and the latency of a move (sent on the
 mover's socket until the new state comes back on it), p50 and p99.
 
-    python bench/load.py --games 20 --moves 60
+    python bench/load.py --games 500 --moves 40 --think 1 --client-procs 1
 
 Starts the server in a subprocess on a free 127.0.0.1 port with a temporary database, and
-stops it at the end. Bounded: --games pairs, --moves plies a game, --timeout seconds.
-``--database URL`` runs it on another database (an empty PostgreSQL database, say).
+stops it at the end. Every game is set up first (players, game, sockets); the clock starts
+when all of them are ready. ``--think`` makes each player pause before moving (uniform,
+0.5-1.5 times the value): the default, 0, moves at once and measures the most moves the
+server takes; with a pause, ``--games`` is the number of games in play at once and the
+latency is that of a server serving them. The server's CPU time per move is printed too:
+on a machine shared with other work, it moves less than the wall-clock figures.
+
+The client runs in ``--client-procs`` processes (uvloop when installed), so that a client
+on the same machine takes as little as possible from the server. Bounded: --games pairs,
+--moves plies a game, --timeout seconds. ``--database URL`` runs it on another database (an
+empty PostgreSQL database, say); ``--profile FILE`` runs the server under cProfile.
 """
 
 from __future__ import annotations
@@ -14,21 +23,37 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
+import shlex
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 import httpx
+from machine import describe_machine
 from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
+PROFILED = """
+import cProfile, sys, time
+from damier.cli import main
+profile = cProfile.Profile(time.process_time)
+try:
+    profile.runcall(main, sys.argv[2:])
+finally:
+    profile.dump_stats(sys.argv[1])
+"""
+"""``python -c PROFILED FILE serve ...``: the server under cProfile on CPU time (not wall
+time: the idle waits of the event loop would swamp it)."""
 
 
 def _free_port() -> int:
@@ -36,6 +61,15 @@ def _free_port() -> int:
         probe.bind((HOST, 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far (Linux; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def _wait_until_up(base: str, deadline: float) -> None:
@@ -52,16 +86,15 @@ async def _wait_until_up(base: str, deadline: float) -> None:
 
 
 async def _player(base: str, name: str) -> httpx.AsyncClient:
-    client = httpx.AsyncClient(base_url=base, timeout=30)
+    client = httpx.AsyncClient(base_url=base, timeout=60)
     answer = await client.post("/api/session", json={"name": name})
     answer.raise_for_status()
     return client
 
 
-async def _play_game(
-    base: str, number: int, variant: str, plies: int, latencies: list[float], rng: random.Random
-) -> int:
-    """One game between two simulated players; returns the moves played."""
+async def _set_up(base: str, number: int, variant: str) -> tuple[list[Any], dict[str, Any]]:
+    """Two players, their open game joined, a socket each; the sockets and the first
+    state."""
     white = await _player(base, f"white-{number}")
     black = await _player(base, f"black-{number}")
     try:
@@ -77,35 +110,48 @@ async def _play_game(
             cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
             sockets.append(
                 await connect(
-                    f"{ws_base}/ws/games/{game_id}", additional_headers={"Cookie": cookie}
+                    f"{ws_base}/ws/games/{game_id}",
+                    additional_headers={"Cookie": cookie},
+                    open_timeout=60,
                 )
             )
-        try:
-            states: list[dict[str, Any]] = []
-            for ws in sockets:
-                states.append(await _next_state(ws))
-            played = 0
-            state = states[0]
-            while played < plies and state["status"] == "playing" and state["legal_moves"]:
-                mover = sockets[0 if state["turn"] == "white" else 1]
-                other = sockets[1 if mover is sockets[0] else 0]
-                move = rng.choice(state["legal_moves"])["notation"]
-                sent = time.perf_counter()
-                await mover.send(json.dumps({"type": "move", "move": move, "ply": state["ply"]}))
-                while True:
-                    state = await _next_state(mover)
-                    if state["ply"] > played:
-                        break
-                latencies.append(time.perf_counter() - sent)
-                await _next_state(other)
-                played += 1
-            return played
-        finally:
-            for ws in sockets:
-                await ws.close()
     finally:
         await white.aclose()
         await black.aclose()
+    states = [await _next_state(ws) for ws in sockets]
+    return sockets, states[0]
+
+
+async def _play(
+    sockets: list[Any],
+    state: dict[str, Any],
+    plies: int,
+    think: float,
+    latencies: list[float],
+    rng: random.Random,
+) -> int:
+    """Random legal moves until the game ends or ``plies``; returns the moves played."""
+    played = 0
+    try:
+        while played < plies and state["status"] == "playing" and state["legal_moves"]:
+            if think:
+                await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+            mover = sockets[0 if state["turn"] == "white" else 1]
+            other = sockets[1 if mover is sockets[0] else 0]
+            move = rng.choice(state["legal_moves"])["notation"]
+            sent = time.perf_counter()
+            await mover.send(json.dumps({"type": "move", "move": move, "ply": state["ply"]}))
+            while True:
+                state = await _next_state(mover)
+                if state["ply"] > played:
+                    break
+            latencies.append(time.perf_counter() - sent)
+            await _next_state(other)
+            played += 1
+        return played
+    finally:
+        for ws in sockets:
+            await ws.close()
 
 
 async def _next_state(ws: Any) -> dict[str, Any]:
@@ -118,32 +164,96 @@ async def _next_state(ws: Any) -> dict[str, Any]:
             raise RuntimeError(frame["message"])
 
 
-async def _run(args: argparse.Namespace, base: str) -> None:
-    await _wait_until_up(base, time.monotonic() + 60)
-    rng = random.Random(args.seed)
+async def _clients(
+    base: str, numbers: range, args: argparse.Namespace, start: Any
+) -> tuple[int, list[float], float]:
+    """The games ``numbers``: set up all, wait at the barrier ``start`` for every other
+    client process, then play; returns the moves, their latencies and the CPU time the
+    play took in this process."""
+    await _wait_until_up(base, time.monotonic() + 120)
+    games = await asyncio.wait_for(
+        asyncio.gather(*(_set_up(base, n, args.variant) for n in numbers)), args.timeout
+    )
+    await asyncio.to_thread(start.wait)
+    cpu = time.process_time()
     latencies: list[float] = []
-    started = time.perf_counter()
-    tasks = [
-        _play_game(base, n, args.variant, args.moves, latencies, random.Random(rng.random()))
-        for n in range(args.games)
+    plays = [
+        _play(
+            sockets, state, args.moves, args.think, latencies, random.Random(args.seed * 7919 + n)
+        )
+        for n, (sockets, state) in zip(numbers, games, strict=True)
     ]
-    results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=args.timeout)
-    elapsed = time.perf_counter() - started
-    moves = sum(results)
+    moves = await asyncio.wait_for(asyncio.gather(*plays), args.timeout)
+    return sum(moves), latencies, time.process_time() - cpu
+
+
+def _client_process(
+    base: str, numbers: range, args: argparse.Namespace, start: Any, results: Connection
+) -> None:
+    """One client process: its games on its own event loop (uvloop when installed)."""
+    try:
+        import uvloop
+
+        outcome = uvloop.run(_clients(base, numbers, args, start))
+    except ImportError:
+        outcome = asyncio.run(_clients(base, numbers, args, start))
+    results.send(outcome)
+    results.close()
+
+
+def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes]) -> None:
+    """Run the client processes; print the figures of the play phase."""
+    context = multiprocessing.get_context("spawn")
+    start = context.Barrier(args.client_procs + 1)
+    share = -(-args.games // args.client_procs)
+    workers = []
+    for first in range(0, args.games, share):
+        receiver, sender = context.Pipe(duplex=False)
+        numbers = range(first, min(first + share, args.games))
+        process = context.Process(
+            target=_client_process, args=(base, numbers, args, start, sender), daemon=True
+        )
+        process.start()
+        sender.close()
+        workers.append((process, receiver))
+    start.wait(timeout=args.timeout + 120)  # every game is set up
+    began, cpu_began = time.perf_counter(), _cpu_seconds(server.pid)
+    moves, latencies, client_cpu = 0, [], 0.0
+    for process, receiver in workers:
+        if not receiver.poll(args.timeout + 60):
+            raise SystemExit("a client process did not finish in time")
+        played, times, cpu = receiver.recv()
+        moves += played
+        latencies += times
+        client_cpu += cpu
+        process.join()
+    elapsed = time.perf_counter() - began
+    server_cpu = _cpu_seconds(server.pid) - cpu_began
     latencies.sort()
     p50 = statistics.median(latencies) if latencies else 0.0
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
-    print(f"{args.games} games ({2 * args.games} players), {moves} moves in {elapsed:.2f} s")
+    print(
+        f"{args.games} games ({2 * args.games} players, think {args.think:g} s), "
+        f"{moves} moves in {elapsed:.2f} s"
+    )
     print(f"moves/s {moves / elapsed:,.1f}")
     print(f"latency per move: p50 {p50 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms")
+    for name, cpu in (("server", server_cpu), ("client", client_cpu)):
+        if moves:
+            print(
+                f"{name} CPU: {cpu:.2f} s, {cpu / moves * 1000:.2f} ms per move "
+                f"({cpu / elapsed:.0%} of one core)"
+            )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="games played at once (pairs)")
     parser.add_argument("--moves", type=int, default=40, help="plies per game at most")
+    parser.add_argument("--think", type=float, default=0.0, help="mean pause before a move, s")
+    parser.add_argument("--client-procs", type=int, default=1, help="client processes")
     parser.add_argument("--variant", default="international")
-    parser.add_argument("--timeout", type=float, default=300.0, help="seconds, all in all")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds, per phase")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--database",
@@ -151,9 +261,15 @@ def main() -> int:
         help="SQLAlchemy URL of an empty database (default: a temporary SQLite file), "
         "e.g. postgresql+asyncpg://user:password@127.0.0.1/damier_bench",
     )
+    parser.add_argument("--profile", default=None, help="run the server under cProfile, to FILE")
     args = parser.parse_args()
-    if not (1 <= args.games <= 500 and 1 <= args.moves <= 1000):
-        parser.error("--games 1-500 and --moves 1-1000")
+    if not (1 <= args.games <= 2000 and 1 <= args.moves <= 1000):
+        parser.error("--games 1-2000 and --moves 1-1000")
+    if not (1 <= args.client_procs <= 16 and 0 <= args.think <= 60):
+        parser.error("--client-procs 1-16 and --think 0-60")
+    print(f"machine: {describe_machine()}")
+    print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+    print(f"command: python {shlex.join(sys.argv)}")
     port = _free_port()
     base = f"http://{HOST}:{port}"
     with tempfile.TemporaryDirectory() as scratch:
@@ -165,13 +281,16 @@ def main() -> int:
             "DAMIER_RATE_PER_SECOND": "100000",
         }
         database = args.database or f"sqlite+aiosqlite:///{Path(scratch) / 'load.sqlite3'}"
-        command = [sys.executable, "-m", "damier.cli", "serve", "--host", HOST]
+        command = [sys.executable]
+        command += ["-c", PROFILED, args.profile] if args.profile else ["-m", "damier.cli"]
+        command += ["serve", "--host", HOST]
         command += ["--port", str(port), "--database", database, "--log-level", "warning"]
         server = subprocess.Popen(command, env=env)
         try:
-            asyncio.run(_run(args, base))
+            _measure(args, base, server)
         finally:
-            server.terminate()
+            # SIGINT: a profiled server writes its profile as it stops.
+            server.send_signal(signal.SIGINT if args.profile else signal.SIGTERM)
             try:
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
