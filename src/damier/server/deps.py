@@ -1,4 +1,6 @@
-"""Request dependencies as ``Annotated`` aliases."""
+"""Request dependencies as ``Annotated`` aliases. They are coroutines even where they do
+not await: FastAPI runs a plain function dependency in its thread pool, a hand-over to
+another thread and back for a few microseconds of work."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from damier.server.services.errors import RateLimited
 from damier.server.services.players import create_guest, get_player
 
 
-def get_services(request: Request) -> Services:
+async def get_services(request: Request) -> Services:
     services: Services = request.app.state.services
     return services
 
@@ -21,7 +23,7 @@ def get_services(request: Request) -> Services:
 ServicesDep = Annotated[Services, Depends(get_services)]
 
 
-def viewer_id(request: Request, services: ServicesDep) -> str | None:
+async def viewer_id(request: Request, services: ServicesDep) -> str | None:
     """The player id in the signed cookie (None without a valid one)."""
     return services.signer.read(request.cookies.get(COOKIE))
 
@@ -62,7 +64,7 @@ def client_key(request: Request, viewer: str | None) -> str:
     return f"host:{host}"
 
 
-def rate_limited(request: Request, services: ServicesDep, viewer: ViewerDep) -> None:
+async def rate_limited(request: Request, services: ServicesDep, viewer: ViewerDep) -> None:
     """Spend one token of the client's bucket (429 when it is empty)."""
     if not services.limiter.take(client_key(request, viewer)):
         raise RateLimited("too many requests: slow down")

@@ -87,7 +87,11 @@ def clock_view(row: GameRow, game: Game | None, now: float) -> ClockView | None:
 
 
 def move_view(move: Move) -> MoveView:
-    return MoveView(notation=move.notation, path=list(move.path), captured=list(move.captured))
+    """The kernel's move as the API shows it. The views of moves are built without
+    validation (``model_construct``): the kernel made them, and a state has dozens."""
+    return MoveView.model_construct(
+        notation=move.notation, path=list(move.path), captured=list(move.captured)
+    )
 
 
 def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) -> GameState:
@@ -103,7 +107,7 @@ def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) 
         turn=COLORS[game.board.turn],
         ply=game.ply,
         moves=[
-            PlayedMove(
+            PlayedMove.model_construct(
                 ply=number,
                 notation=move.notation,
                 path=list(move.path),
