@@ -1,5 +1,9 @@
 """FEN as PDN 3.0 writes it: ``W:W31-50:B1-20``, ``B:WK4,21-32:B1-12``, ``W:Wa2,b2:Ba7``.
 
+Multi-player boards use one field per player, each opened by the player's letter (W, B, R,
+G, Y, P, O, C in turn order), and an ``X`` field for dead pieces:
+``R:WWa1,Wc1:BBa1:RKRd4``.
+
 Reading is strict: any error names the field and what is wrong with it.
 """
 
@@ -11,19 +15,24 @@ import numpy as np
 import numpy.typing as npt
 
 from damier.errors import FenError
-from damier.geometry import SquareGeometry, geometry_of
-from damier.geometry.square import square_index
-from damier.rules.description import Variant
+from damier.geometry import Geometry, SquareGeometry, geometry_of
+from damier.geometry.base import name_index
+from damier.rules.description import PLAYER_LETTERS, Variant
 
-PLAYER_LETTERS = "WB"
-"""FEN letter of each player: 0 = White, 1 = Black."""
+DEAD_LETTER = "X"
+"""FEN letter of the dead pieces of eliminated players (multi-player option)."""
+
+
+def letters(variant: Variant) -> str:
+    """The FEN letters of the variant's players, in turn order."""
+    return PLAYER_LETTERS[: variant.players]
 
 
 def _man(player: int) -> int:
     return 2 * player + 1
 
 
-def _expand(geometry: SquareGeometry, token: str, letter: str) -> list[int]:
+def _expand(geometry: Geometry, token: str, letter: str) -> list[int]:
     """Cells named by one comma-separated token: a square or, on numbered boards, a range."""
     field = f"the {letter} pieces"
     if geometry.numeric and re.fullmatch(r"\d+-\d+", token):
@@ -34,13 +43,15 @@ def _expand(geometry: SquareGeometry, token: str, letter: str) -> list[int]:
     return [_cell(geometry, token, field)]
 
 
-def _cell(geometry: SquareGeometry, name: str, field: str) -> int:
+def _cell(geometry: Geometry, name: str, field: str) -> int:
     try:
         return geometry.parse_square(name)
     except ValueError:
         pass
-    if re.fullmatch(r"[a-z]\d+", name) and len(geometry.algebraic_names) < (
-        geometry.width * geometry.height
+    if (
+        isinstance(geometry, SquareGeometry)
+        and re.fullmatch(r"[a-z]\d+", name)
+        and len(geometry.algebraic_names) < (geometry.width * geometry.height)
     ):
         raise FenError(f"square {name!r} in {field} is not a playable square") from None
     if name.isdigit():
@@ -60,7 +71,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
     (1, 1)
     """
     geometry = geometry_of(variant)
-    index = square_index(geometry)
+    index = name_index(geometry)
     body = text.strip()
     wrapped = re.fullmatch(r'\[\s*FEN\s+"(.*)"\s*\]', body, flags=re.DOTALL)
     if wrapped:
@@ -70,10 +81,13 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
         raise FenError("empty FEN")
     fields = body.split(":")
     side = fields[0].upper()
-    if side not in PLAYER_LETTERS or len(side) != 1:
-        raise FenError(f"FEN must start with the side to move, W or B, not {fields[0]!r}")
+    players = letters(variant)
+    if side not in players or len(side) != 1:
+        raise FenError(
+            f"FEN must start with the side to move, one of {', '.join(players)}, not {fields[0]!r}"
+        )
     codes = [0] * geometry.cell_count
-    counts = [0, 0]
+    counts = [0] * (variant.players + 1)
     seen: set[str] = set()
     for field in fields[1:]:
         if not field:
@@ -81,13 +95,13 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
         letter = field[0].upper()
         if letter in "HF" and field[1:].isdigit():
             continue  # move counters of lidraughts-style FEN; the game layer reads them
-        if letter not in PLAYER_LETTERS:
-            raise FenError(f"FEN field {field!r} must start with W or B")
+        owners = players + (DEAD_LETTER if variant.players > 2 else "")
+        if letter not in owners:
+            raise FenError(f"FEN field {field!r} must start with one of {', '.join(owners)}")
         if letter in seen:
             raise FenError(f"FEN gives the pieces of {letter} twice")
         seen.add(letter)
-        player = PLAYER_LETTERS.index(letter)
-        crowning_row = geometry.crowning_row(player)
+        player = owners.index(letter)
         for raw in field[1:].split(","):
             token = raw.strip().lower()
             if not token:
@@ -100,7 +114,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
                 square = geometry.names[cell]
                 if codes[cell] != 0:
                     raise FenError(f"square {square} is given twice")
-                if not king and geometry.coordinates[cell][0] == crowning_row:
+                if not king and player < variant.players and geometry.crowns(player, cell):
                     raise FenError(
                         f"a {letter} man on {square} stands on its crowning row; "
                         f"write it as a king (K{square})"
@@ -108,13 +122,15 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
                 codes[cell] = _man(player) + (1 if king else 0)
                 counts[player] += 1
     start = variant.pieces_per_player
-    for player, letter in enumerate(PLAYER_LETTERS):
+    for player, letter in enumerate(players):
         if counts[player] > start[player]:
             raise FenError(
                 f"{letter} has {counts[player]} pieces; {variant.name} starts with {start[player]}"
             )
+    if sum(counts) > sum(start):
+        raise FenError(f"{sum(counts)} pieces; {variant.name} starts with {sum(start)}")
     cells = np.array(codes, dtype=np.int8)
-    return cells, PLAYER_LETTERS.index(side)
+    return cells, players.index(side)
 
 
 def _runs(numbers: list[int]) -> list[str]:
@@ -138,7 +154,10 @@ def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
     """The FEN of a position, in the variant's square names, men runs as ranges."""
     geometry = geometry_of(variant)
     fields = [PLAYER_LETTERS[turn]]
-    for player, letter in enumerate(PLAYER_LETTERS):
+    owners = letters(variant)
+    if variant.players > 2 and np.any(cells >= _man(variant.players)):
+        owners += DEAD_LETTER
+    for player, letter in enumerate(owners):
         man = _man(player)
         if geometry.numeric:
             men = sorted(int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man)
@@ -154,6 +173,9 @@ def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
     return ":".join(fields)
 
 
-def _algebraic_key(geometry: SquareGeometry, cell: int) -> tuple[int, int]:
+def _algebraic_key(geometry: Geometry, cell: int) -> tuple[int, int]:
+    """Algebraic squares by rank then file; other boards in cell order."""
+    if not isinstance(geometry, SquareGeometry):
+        return (cell, 0)
     row, column = geometry.coordinates[cell]
     return (geometry.height - row, column)
