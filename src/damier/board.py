@@ -20,7 +20,7 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-from damier.errors import AmbiguousMoveError, IllegalMoveError
+from damier.errors import AmbiguousMoveError, FenError, IllegalMoveError
 from damier.geometry import Geometry, geometry_of
 from damier.kernel import layout as L
 from damier.kernel.movegen import Scratch, generate, make_move, position_hash, unmake_move
@@ -208,12 +208,14 @@ class Board:
         return self._active
 
     def _players_in(self, cells: npt.NDArray[np.int8]) -> tuple[int, ...]:
-        """Multi-player boards set up from a FEN: the players with pieces, and the player to
-        move; two-player boards: both players."""
+        """The players in the game: both, in a two-player game; on multi-player boards,
+        those with pieces (a player is out as soon as his last piece is taken)."""
         if self._players == 2:
             return (0, 1)
         owners = {(int(code) - 1) // 2 for code in cells if code}
-        return tuple(p for p in range(self._players) if p in owners or p == self._turn)
+        if self._turn not in owners:
+            raise FenError(f"{PLAYER_NAMES[self._turn]} is to move but has no pieces")
+        return tuple(p for p in range(self._players) if p in owners)
 
     @property
     def fen(self) -> str:
@@ -452,8 +454,12 @@ class Board:
     def _pass_turn(self, mover: int) -> tuple[int, ...]:
         """Give the turn to the next player still in the game (clockwise), eliminating on
         the way every player who cannot move (or letting him pass, if the variant says
-        so and he has pieces). Returns the players eliminated."""
-        eliminated: list[int] = []
+        so and he has pieces). A player left without pieces is out at once. Returns the
+        players eliminated."""
+        # A player whose last piece was just taken is out at once, with this move.
+        eliminated = [p for p in self._active if not self._has_pieces(p)]
+        for player in eliminated:
+            self._drop_player(player, mover)
         player, passes = mover, 0
         while not self._decided():
             order = self._active
