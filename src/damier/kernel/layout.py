@@ -53,7 +53,8 @@ R_KING_VALUE = 16  # a king's worth for CHOICE_MOST_VALUE (a man is 100)
 R_CROWNING_WINS = 33  # 1: the first player to crown wins (Breakthrough)
 R_OPPOSITE = 17  # R_OPPOSITE + d: the direction opposite to d (up to 16 directions)
 R_TEAM = 34  # R_TEAM + p: player p's team; p = players is the dead pieces' (no team)
-R_SIZE = R_TEAM + 9
+R_TEAMS = R_TEAM + 9  # 1 when some players are partners (team mode)
+R_SIZE = R_TEAMS + 1
 
 # Kinds of direction lists in ``Tables.dirs`` and rows of ``Tables.counts``.
 MAN_STEP = 0

@@ -48,6 +48,7 @@ from damier.kernel.layout import (
     R_PROMOTION,
     R_STOP_BEHIND_KING,
     R_TEAM,
+    R_TEAMS,
     SHARED,
     TO,
     W_CAPS,
@@ -184,7 +185,10 @@ FRAME_FIELDS = 12
 @kernel_inline
 def _friendly(t, code, player):
     """Whether the piece ``code`` belongs to ``player`` or to a partner (team mode)."""
-    return t.rules[R_TEAM + ((code - 1) >> 1)] == t.rules[R_TEAM + player]
+    owner = (code - 1) >> 1
+    if owner == player:
+        return True
+    return t.rules[R_TEAMS] == 1 and t.rules[R_TEAM + owner] == t.rules[R_TEAM + player]
 
 
 @kernel_inline

@@ -141,4 +141,5 @@ def compile_tables(variant: Variant) -> Tables:
     for player, team in enumerate(variant.team_of):
         rules[L.R_TEAM + player] = team
     rules[L.R_TEAM + players] = -1
+    rules[L.R_TEAMS] = bool(variant.teams)
     return Tables(rays=geometry.rays, dirs=dirs, counts=counts, zobrist=zobrist, rules=rules)
