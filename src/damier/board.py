@@ -500,7 +500,7 @@ class Board:
         before = _Undo(self._cells.copy(), self._turn, self._active, (player,))
         to_move = self._turn
         self._drop_player(player, to_move)
-        eliminated = (player,)
+        eliminated: tuple[int, ...] = (player,)
         if to_move == player:
             eliminated += self._pass_turn(player)
         self._history.append((np.zeros((0, 0), dtype=np.int32), _ELIMINATION))

@@ -25,54 +25,61 @@ Point = tuple[float, float]
 
 
 class Geometry(Protocol):
-    """The board of a variant, compiled into tables (see the module docstring)."""
+    """The board of a variant, compiled into tables (see the module docstring). Every
+    member is read-only: geometries are frozen and shared."""
+
+    def __hash__(self) -> int: ...
 
     @property
     def cell_count(self) -> int:
         """Number of playable cells."""
-        ...
 
     @property
     def numeric(self) -> bool:
         """Whether cell names are numbers (FEN may then use ranges such as ``31-50``)."""
-        ...
 
-    names: tuple[str, ...]
-    """Each cell's name in the board's own notation."""
-    algebraic_names: tuple[str, ...]
-    """Each cell's second accepted name (algebraic on numbered boards)."""
-    rays: npt.NDArray[np.int16]
-    """``rays[cell, d, i]``: the i-th cell walking from ``cell`` along direction label ``d``;
-    -1 past the edge."""
-    shared: npt.NDArray[np.int8]
-    """``shared[cell, d]``: how many leading cells of ray ``d`` another label of the same cell
-    already walks (a line that branches at the centre hub); moves to them belong to that
-    label."""
-    areas: tuple[int, ...]
-    """The area (local frame) of each cell: a line entering another area turns round."""
-    polygons: tuple[tuple[Point, ...], ...]
-    """The outline of each cell, for every renderer."""
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Each cell's name in the board's own notation."""
+
+    @property
+    def algebraic_names(self) -> tuple[str, ...]:
+        """Each cell's second accepted name (algebraic on numbered boards)."""
+
+    @property
+    def rays(self) -> npt.NDArray[np.int16]:
+        """``rays[cell, d, i]``: the i-th cell walking from ``cell`` along direction label
+        ``d``; -1 past the edge."""
+
+    @property
+    def shared(self) -> npt.NDArray[np.int8]:
+        """``shared[cell, d]``: how many leading cells of ray ``d`` another label of the same
+        cell already walks (a line that branches at the centre hub); moves to them belong
+        to that label."""
+
+    @property
+    def areas(self) -> tuple[int, ...]:
+        """The area (local frame) of each cell: a line entering another area turns round."""
+
+    @property
+    def polygons(self) -> tuple[tuple[Point, ...], ...]:
+        """The outline of each cell, for every renderer."""
 
     @property
     def direction_count(self) -> int:
         """Number of direction labels."""
-        ...
 
     def direction_class(self, player: int, cell: Cell, direction: int) -> Direction | None:
         """What ``direction`` is for ``player``'s piece on ``cell`` (forward, sideways, ...)."""
-        ...
 
     def opposite(self, direction: int) -> int:
         """The label that walks back along the same line, within one area."""
-        ...
 
     def crowns(self, player: int, cell: Cell) -> bool:
         """Whether ``player``'s man is crowned when its move ends on ``cell``."""
-        ...
 
     def parse_square(self, text: str) -> Cell:
         """The cell named ``text``; ValueError if there is none."""
-        ...
 
 
 @cache

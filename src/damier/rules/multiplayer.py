@@ -32,13 +32,16 @@ RANKS, FILES = 4, 8  # an area of a radial board
 _FORWARD_DIAGONAL = frozenset({Direction.FORWARD_DIAGONAL})
 _FORWARD_OR_SIDEWAYS = frozenset({Direction.FORWARD, Direction.SIDEWAYS})
 
+Options = tuple[tuple[str, tuple[tuple[str, object], ...]], ...]
+"""Named options of a variant: ``(name, ((field, value), ...))``."""
+
 # Options every multi-player board offers (RULES.md 12.2).
-_GAME_OPTIONS: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (
+_GAME_OPTIONS: Options = (
     ("pass-when-blocked", (("when_blocked", Blocked.PASS),)),
     ("dead-pieces", (("leftovers", Leftovers.DEAD),)),
     ("pieces-to-eliminator", (("leftovers", Leftovers.TO_ELIMINATOR),)),
 )
-_STANDARD_OPTIONS = (
+_STANDARD_OPTIONS: Options = (
     (
         "russian-rules",
         (("choice", ()), ("promotion", Promotion.CONTINUE_AS_KING)),
@@ -53,10 +56,10 @@ _STANDARD_OPTIONS = (
         ),
     ),
 )
-_ORTHOGONAL_OPTIONS = (("end-of-move-removal", (("removal", Removal.AT_END),)),)
+_ORTHOGONAL_OPTIONS: Options = (("end-of-move-removal", (("removal", Removal.AT_END),)),)
 
 
-def _team_options(players: int) -> tuple[tuple[str, tuple[tuple[str, object], ...]], ...]:
+def _team_options(players: int) -> Options:
     """Opposite players as partners, and for 6 or 8 players two teams of alternate areas."""
     if players % 2:
         return ()
@@ -135,10 +138,10 @@ def _multiplayer(
     corner: int = 0,
     width: int = 8,
     height: int = 8,
-    options: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = (),
 ) -> Variant:
     """A multi-player variant with the standard or orthogonal rules of RULES.md 12.2."""
     rules: dict[str, object]
+    extra: Options
     if orthogonal:
         rules = {
             "man_moves": _FORWARD_OR_SIDEWAYS,
