@@ -41,11 +41,11 @@ _GAME_OPTIONS: Options = (
     ("dead-pieces", (("leftovers", Leftovers.DEAD),)),
     ("pieces-to-eliminator", (("leftovers", Leftovers.TO_ELIMINATOR),)),
 )
+# English-style base rules (short kings, men capture forwards, free choice). There is no
+# Russian-style option: with free choice a flying king must pick a landing square from
+# which the capture goes on, and at the hub those squares lie on several branch labels,
+# which the kernel judges one label at a time; majority capture makes that moot.
 _STANDARD_OPTIONS: Options = (
-    (
-        "russian-rules",
-        (("choice", ()), ("promotion", Promotion.CONTINUE_AS_KING)),
-    ),
     (
         "english-rules",
         (
