@@ -10,6 +10,7 @@ Reading is strict: any error names the field and what is wrong with it.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
@@ -28,19 +29,45 @@ def letters(variant: Variant) -> str:
     return PLAYER_LETTERS[: variant.players]
 
 
+_TAG = re.compile(r'\[\s*FEN\s+"(.*)"\s*\]', flags=re.DOTALL)
+"""A FEN given as its PDN tag."""
+
+
 def _man(player: int) -> int:
     return 2 * player + 1
 
 
 def _expand(geometry: Geometry, token: str, letter: str) -> list[int]:
-    """Cells named by one comma-separated token: a square or, on numbered boards, a range."""
+    """Cells named by one comma-separated token that is not a square name: on numbered
+    boards a range such as ``31-50``; anything else is an error naming the token."""
     field = f"the {letter} pieces"
     if geometry.numeric and re.fullmatch(r"\d+-\d+", token):
         low, high = (int(part) for part in token.split("-"))
         if low > high:
             raise FenError(f"range {token!r} in {field} runs backwards")
-        return [_cell(geometry, str(number), field) for number in range(low, high + 1)]
+        numbered = _numbered(geometry)
+        if low >= 1 and high < len(numbered):
+            return numbered[low : high + 1]
+        return [_cell(geometry, str(n), field) for n in range(low, high + 1)]
     return [_cell(geometry, token, field)]
+
+
+@cache
+def _numbered(geometry: Geometry) -> list[int]:
+    """``numbered[n]``: the cell numbered ``n`` on a numbered board (index 0 unused)."""
+    cells = [-1] * (geometry.cell_count + 1)
+    for cell, name in enumerate(geometry.names):
+        cells[int(name)] = cell
+    return cells
+
+
+@cache
+def _crowning(geometry: Geometry, players: int) -> tuple[frozenset[int], ...]:
+    """Each player's crowning cells, where a FEN may not put his men."""
+    return tuple(
+        frozenset(c for c in range(geometry.cell_count) if geometry.crowns(p, c))
+        for p in range(players)
+    )
 
 
 def _cell(geometry: Geometry, name: str, field: str) -> int:
@@ -73,7 +100,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
     geometry = geometry_of(variant)
     index = name_index(geometry)
     body = text.strip()
-    wrapped = re.fullmatch(r'\[\s*FEN\s+"(.*)"\s*\]', body, flags=re.DOTALL)
+    wrapped = _TAG.fullmatch(body) if body.startswith("[") else None
     if wrapped:
         body = wrapped.group(1).strip()
     body = body.rstrip(".").replace(" ", "")
@@ -88,6 +115,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
         )
     codes = [0] * geometry.cell_count
     counts = [0] * (variant.players + 1)
+    crowning = (*_crowning(geometry, variant.players), frozenset())  # dead men never crown
     seen: set[str] = set()
     for field in fields[1:]:
         if not field:
@@ -102,6 +130,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
             raise FenError(f"FEN gives the pieces of {letter} twice")
         seen.add(letter)
         player = owners.index(letter)
+        man, crowns = _man(player), crowning[player]
         for raw in field[1:].split(","):
             token = raw.strip().lower()
             if not token:
@@ -111,16 +140,16 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
             name = token[1:] if king else token
             named = (index[name],) if name in index else _expand(geometry, name, letter)
             for cell in named:
-                square = geometry.names[cell]
                 if codes[cell] != 0:
-                    raise FenError(f"square {square} is given twice")
-                if not king and player < variant.players and geometry.crowns(player, cell):
+                    raise FenError(f"square {geometry.names[cell]} is given twice")
+                if not king and cell in crowns:
+                    square = geometry.names[cell]
                     raise FenError(
                         f"a {letter} man on {square} stands on its crowning row; "
                         f"write it as a king (K{square})"
                     )
-                codes[cell] = _man(player) + (1 if king else 0)
-                counts[player] += 1
+                codes[cell] = man + king
+            counts[player] += len(named)
     start = variant.pieces_per_player
     for player, letter in enumerate(players):
         if counts[player] > start[player]:
