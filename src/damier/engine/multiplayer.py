@@ -89,14 +89,16 @@ EXACT, LOWER, UPPER = 0, 1, 2
 
 
 def rule_params(variant: Variant) -> npt.NDArray[np.int64]:
-    """The ``params`` vector of ``variant`` (the ``P_*`` slots)."""
+    """The ``params`` vector of ``variant`` (the ``P_*`` slots). With two players a
+    blocked player always loses, as on the two-player board."""
+    passes = variant.players > 2 and variant.when_blocked is Blocked.PASS
     leftovers = {
         Leftovers.REMOVED: LEFT_REMOVED,
         Leftovers.DEAD: LEFT_DEAD,
         Leftovers.TO_ELIMINATOR: LEFT_TO_ELIMINATOR,
     }[variant.leftovers]
     return np.array(
-        [int(variant.giveaway), int(variant.when_blocked is Blocked.PASS), leftovers],
+        [int(variant.giveaway), int(passes), leftovers],
         dtype=np.int64,
     )
 
