@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from damier.rules import draws
 from damier.rules.description import (
-    ALL_DIRECTIONS,
     DIAGONAL,
     ORTHOGONAL,
     PLAYER_LETTERS,
@@ -157,9 +156,9 @@ def _multiplayer(
         diagonal = topology is not Topology.HEX
         rules = {
             "man_moves": _FORWARD_DIAGONAL if diagonal else frozenset({Direction.FORWARD}),
-            "man_captures": DIAGONAL if diagonal else ALL_DIRECTIONS,
-            "king_moves": DIAGONAL if diagonal else ALL_DIRECTIONS,
-            "king_captures": DIAGONAL if diagonal else ALL_DIRECTIONS,
+            "man_captures": DIAGONAL if diagonal else ORTHOGONAL,
+            "king_moves": DIAGONAL if diagonal else ORTHOGONAL,
+            "king_captures": DIAGONAL if diagonal else ORTHOGONAL,
         }
         extra = _STANDARD_OPTIONS
         if topology is Topology.RADIAL:
