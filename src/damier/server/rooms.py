@@ -44,9 +44,9 @@ class Connection:
         self._version = version
         you = None
         if self.player_id is not None:
-            for color in ("white", "black"):
-                if game[color]["id"] == self.player_id:
-                    you = color
+            for seat in game["seats"]:
+                if seat["id"] == self.player_id:
+                    you = seat["color"]
                     break
         self.send({"type": "state", "game": {**game, "you": you}})
 
