@@ -12,7 +12,7 @@ from pathlib import Path
 from damier.board import Board
 from damier.errors import FenError
 from damier.geometry import HexGeometry, RadialGeometry, geometry_of
-from damier.notation.pdn import PdnError, dump_pdn, normalised, read_pdn
+from damier.notation.pdn import PLAYER_TAGS, PdnError, dump_pdn, normalised, read_pdn
 from damier.rules import Variant, all_variants, get_variant
 from damier.rules.multiplayer import MULTIPLAYER
 from damier.rules.variant_file import load_variant_file
@@ -174,7 +174,8 @@ def _pdn_check(args: argparse.Namespace) -> int:
             except PdnError as error:
                 problems.append(str(error))
             else:
-                label = f"{record.tags.get('White', '?')} - {record.tags.get('Black', '?')}"
+                seats = PLAYER_TAGS[: game.variant.players]
+                label = " - ".join(record.tags.get(tag, "?") for tag in seats)
                 print(
                     f"game {number} (line {record.line}): ok, {game.variant.name}, "
                     f"{game.ply} moves, {record.result}, {label}"

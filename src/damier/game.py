@@ -380,7 +380,8 @@ class Game:
         """The places as the game stands: the players still in share first place, those
         out follow in reverse order of elimination (those of one move sharing a place).
         In the giveaway form the players put out by play come first, oldest first, and a
-        forfeit still ranks last. In team mode partners share their best member's place."""
+        forfeit still ranks last. In team mode partners share their best member's place.
+        Players without a piece in the start position come last."""
         put_out: list[tuple[int, ...]] = []  # giveaway: out by play, winners first
         fallen: list[tuple[int, ...]] = []  # out of the game, ranked newest first
         for ply in self._plies[1:]:
@@ -393,6 +394,9 @@ class Game:
             else:
                 fallen.append(ply.out)
         places = [*put_out, self.board.active_players, *reversed(fallen)]
+        ranked = {p for place in places for p in place}
+        # A player the start position gave no piece never played: he is last.
+        places.append(tuple(p for p in range(self.variant.players) if p not in ranked))
         return self._team_places([place for place in places if place])
 
     def _team_places(self, places: list[tuple[int, ...]]) -> Ranking:

@@ -55,7 +55,7 @@ def _offer_line(game: Game) -> str:
     """Who offers a draw, and (multi-player) who has agreed so far."""
     assert game.draw_offer is not None
     text = f"    {NAMES[game.draw_offer]} offers a draw"
-    if len(game.board.active_players) > 2:
+    if game.variant.players > 2:
         agreed = ", ".join(NAMES[p] for p in sorted(game.draw_agreed))
         text += f" (agreed: {agreed})"
     return text + ": type draw to accept"
