@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import AppFactory, FakeTime, another, sign_in, wait_for
@@ -81,6 +82,23 @@ def test_against_two_computers_the_turn_comes_back(client: TestClient) -> None:
     assert back["turn"] == "white"
     assert [m["ply"] for m in back["moves"]] == [1, 2, 3]
     assert back["legal_moves"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"),
+    [("radial4+teams", 4), ("radial8", 8), ("cross4-orthogonal", 4), ("hex3", 3)],
+)
+def test_every_board_goes_round_its_computers(
+    client: TestClient, variant: str, players: int
+) -> None:
+    sign_in(client, "Ana")
+    seats = [YOU, *[computer() for _ in range(players - 1)]]
+    answer = client.post("/api/games", json={"variant": variant, "seats": seats})
+    assert answer.status_code == 201, answer.text
+    state = move(client, answer.json())
+    back = wait_for(client, state["id"], lambda s: s["ply"] == players)
+    assert back["turn"] == "white" and back["legal_moves"]
+    assert back["clock"] is None and len(back["seats"]) == players
 
 
 def test_moves_are_refused_with_reasons(client: TestClient) -> None:
