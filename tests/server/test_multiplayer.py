@@ -243,6 +243,13 @@ def test_spectators_see_the_seats_and_every_move(client: TestClient) -> None:
         assert frames[-1]["turn"] == "red"  # the computer has answered for Black
         socket.send_json({"type": "resign"})
         assert socket.receive_json()["type"] == "error"  # spectators cannot act
+        with bob.websocket_connect(f"/ws/games/{state['id']}") as seated:
+            mine = seated.receive_json()["game"]
+            assert mine["you"] == "red"
+            notation = mine["legal_moves"][0]["notation"]
+            seated.send_json({"type": "move", "move": notation, "ply": mine["ply"]})
+            assert seated.receive_json()["game"]["turn"] == "white"
+        assert socket.receive_json()["game"]["moves"][-1]["notation"] == notation
 
 
 def test_a_start_position_plays_to_the_end(client: TestClient) -> None:
