@@ -3,12 +3,15 @@ for the seat to move, resignation as elimination, rankings, restarts and spectat
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from damier.board import Board
+from damier.server.services.computer import ComputerPool
 from tests.server.conftest import AppFactory, FakeTime, another, sign_in, wait_for
 
 YOU = {"kind": "you"}
@@ -221,6 +224,25 @@ def test_a_game_of_three_survives_a_restart(make_app: AppFactory, database: Path
         assert finished["result"]["reason"] == "time forfeit"
     with TestClient(make_app(now=time)) as client:
         assert client.get(game).json()["result"] == finished["result"]
+
+
+def test_the_computer_moves_again_after_a_restart(
+    make_app: AppFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def never(self: ComputerPool, board: Board, level: int, seconds: float) -> str:
+        await asyncio.Event().wait()  # the server stops while White's computer thinks
+        raise AssertionError
+
+    monkeypatch.setattr(ComputerPool, "best_move", never)
+    with TestClient(make_app()) as client:
+        sign_in(client, "Ana")
+        state = create(client, [computer(), YOU, computer()])
+        cookies = dict(client.cookies)
+    monkeypatch.undo()
+    with TestClient(make_app()) as client:
+        client.cookies.update(cookies)
+        back = wait_for(client, state["id"], lambda s: s["turn"] == "black")
+        assert back["ply"] == 1 and back["you"] == "black"
 
 
 def test_spectators_see_the_seats_and_every_move(client: TestClient) -> None:
