@@ -312,9 +312,11 @@ class Game:
         played = self.board.push(move)
         if self.clock is not None:
             self.clock.press(mover, at, following=self.board.turn)
-        self._plies.append(self._record(played, mover, before, out=self._gone(active)))
-        if self.draw_offer is not None and mover not in self.draw_agreed:
-            self._withdraw_draw()  # a move declines the standing offer
+        out = self._gone(active)
+        self._plies.append(self._record(played, mover, before, out=out))
+        if mover not in self.draw_agreed or out:
+            # A move declines the standing offer; an elimination changes what was offered.
+            self._withdraw_draw()
         self._check_end()
         return played
 

@@ -204,6 +204,13 @@ def test_a_move_by_a_player_who_has_not_agreed_declines() -> None:
     assert game.draw_offer is None and game.draw_agreed == set()
 
 
+def test_an_elimination_withdraws_the_offer() -> None:
+    game = Game("cross4", LAST_PIECE)
+    game.offer_draw(W)
+    game.push("e5xg7")  # White's own move, but Black is out: the offer lapses
+    assert game.draw_offer is None
+
+
 def test_an_eliminated_player_has_no_say() -> None:
     game = Game("tripad")
     game.resign(B)
