@@ -303,6 +303,15 @@ def _choices(
     return seats
 
 
+def _sitter(choice: SeatChoice, creator: PlayerRow) -> Sitter:
+    """Who sits at a seat of a new game: its creator, the computer, or nobody yet."""
+    if choice.kind == "computer":
+        return Sitter("computer", choice.level, None, None)
+    if choice.kind == "you":
+        return Sitter("human", None, creator.id, creator)
+    return Sitter("human", None, None, None)
+
+
 def _new_game(rules: Variant, fen: str | None) -> Game:
     """The game from the variant's start or from ``fen``, which must leave a game to play."""
     try:
@@ -392,14 +401,7 @@ async def create_game(
         player = await session.get(PlayerRow, player_id)
         if player is None:
             raise Forbidden("unknown player: start a session first")
-        sitting = [
-            Sitter("computer", choice.level, None, None)
-            if choice.kind == "computer"
-            else Sitter("human", None, player.id, player)
-            if choice.kind == "you"
-            else Sitter("human", None, None, None)
-            for choice in choices
-        ]
+        sitting = [_sitter(choice, player) for choice in choices]
         row = _new_row(game=game, sitting=sitting, control=control, now=now, services=services)
         session.add(row)
         await session.flush()
