@@ -52,8 +52,8 @@ def centre_y(page: Page, square: str) -> float:
 def test_three_players_from_the_lobby_with_the_board_turned(people: Contexts) -> None:
     page = people.page()
     set_name(page, "Ana")
-    game_id = create_seated(page, ["computer-1", "you", "open"])
-    # Black's side is at the bottom for Black: his back row is below White's.
+    game_id = create_seated(page, ["open", "you", "open"])
+    # Black's side is at the bottom for Black: his back row is below White's and Red's.
     assert centre_y(page, "Ba1") > centre_y(page, "Wa1")
     assert centre_y(page, "Ba1") > centre_y(page, "Ra1")
     expect(page.locator("svg.board polygon.light")).to_have_count(48)
@@ -61,18 +61,25 @@ def test_three_players_from_the_lobby_with_the_board_turned(people: Contexts) ->
     expect(page.locator("svg.board g.piece.red")).to_have_count(12)
     seats = page.locator("#seats li")
     expect(seats).to_have_count(3)
-    expect(seats.nth(0)).to_contain_text("Computer (level 1)")
     expect(seats.nth(1)).to_contain_text("Ana (you)")
     expect(page.locator("#status")).to_contain_text("Waiting for players")
-    # Bob joins the open Red seat from the lobby; the computer opens for White.
+    # Bob takes the first open seat (White) from the lobby, Cid sits at Red on the page.
     bob = people.page()
     set_name(bob, "Bob")
     row = bob.locator(f'#open-games tr[data-game="{game_id}"]')
-    expect(row).to_contain_text("1 of 3 seats open")
+    expect(row).to_contain_text("2 of 3 seats open")
     row.locator("button").click()
     bob.wait_for_url(f"**/games/{game_id}")
-    expect(bob.locator("#seats li").nth(2)).to_contain_text("Bob (you)")
-    assert centre_y(bob, "Ra1") > centre_y(bob, "Wa1")
+    expect(bob.locator("#seats li").nth(0)).to_contain_text("Bob (you)")
+    cid = people.page()
+    set_name(cid, "Cid")
+    cid.goto(f"/games/{game_id}")
+    cid.click('#seats button[data-seat="red"]')
+    expect(cid.locator("#seats li").nth(2)).to_contain_text("Cid (you)")
+    assert centre_y(cid, "Ra1") > centre_y(cid, "Wa1")
+    # White moves, then it is Black's turn.
+    expect(bob.locator("#status")).to_contain_text("Your turn")
+    click_move(bob, "Wa3", "Wb4")
     expect(page.locator("#seats li.to-move")).to_have_attribute("data-color", "black")
     expect(page.locator("#status")).to_contain_text("Your turn")
     page.screenshot(path=str(SCREENSHOTS / "damier-three-players.png"), full_page=True)
@@ -80,6 +87,7 @@ def test_three_players_from_the_lobby_with_the_board_turned(people: Contexts) ->
     page.click("#resign")
     expect(page.locator('#seats li[data-color="black"]')).to_have_class("out")
     expect(page.locator("#status")).to_contain_text("You are out of the game")
+    expect(cid.locator("#status")).to_contain_text("Your turn")
     state = api_state(page, game_id)
     assert state["status"] == "playing" and state["eliminated"] == [["black"]]
 

@@ -325,6 +325,10 @@ function renderSeats() {
       const place = places.get(seat.color);
       const moving = state.status === "playing" && state.turn === seat.color;
       const classes = [out ? "out" : "", moving ? "to-move" : ""].join(" ").trim();
+      const free = state.status === "open" && !state.you && seat.kind === "human" && !seat.id;
+      const sit = free
+        ? h("button", { type: "button", "data-seat": seat.color, onclick: (event) => join(COLORS.indexOf(seat.color), event.currentTarget) }, `Sit at ${cap(seat.color)}`)
+        : null;
       return h(
         "li",
         { "data-color": seat.color, class: classes || null, "aria-current": moving ? "true" : null },
@@ -336,6 +340,7 @@ function renderSeats() {
           h("span", { class: "label" }, seatText(seat.color)),
           out ? h("span", { class: "muted" }, "out") : null,
         ),
+        sit,
         state.clock ? h("span", { class: "clock", role: "timer", "data-color": seat.color, "aria-label": `${seat.color} clock` }) : null,
       );
     }),
@@ -601,16 +606,7 @@ function wire() {
       renderStatus();
     }
   });
-  $("join").addEventListener("click", (event) =>
-    action(async () => {
-      const game = await api.join(gameId);
-      // The socket identified its player when it connected: reconnect as the new player.
-      restartSocket();
-      me = await api.me();
-      showMe();
-      return game;
-    }, event.currentTarget),
-  );
+  $("join").addEventListener("click", (event) => join(undefined, event.currentTarget));
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-url");
     input.select();
@@ -648,6 +644,18 @@ function wire() {
     play(legal ? normalizeMove(index, legal) : text);
   });
   setInterval(tick, 100);
+}
+
+/** Take a seat (a seat number, or the first open one) of an open game. */
+function join(seat, button) {
+  return action(async () => {
+    const game = await api.join(gameId, seat);
+    // The socket identified its player when it connected: reconnect as the new player.
+    restartSocket();
+    me = await api.me();
+    showMe();
+    return game;
+  }, button);
 }
 
 function showMe() {
