@@ -31,6 +31,7 @@ import numpy as np
 
 from damier.board import PLAYER_NAMES, Board, Move
 from damier.clock import Clock
+from damier.errors import FenError
 from damier.geometry import SquareGeometry
 from damier.rules import Variant
 from damier.rules.description import PLAYER_LETTERS
@@ -163,6 +164,9 @@ class Game:
     ) -> None:
         self.board = Board(variant, fen)
         """The current position."""
+        if self._multiplayer and self._blocked_at_the_start():
+            name = PLAYER_NAMES[self.board.turn]
+            raise FenError(f"{name} is to move but cannot: give the turn to the next player")
         self.start_fen = self.board.fen
         """The position the game started from."""
         if clock is not None and clock.players != self.variant.players:
@@ -414,6 +418,19 @@ class Game:
                 ranking.append(tuple(p for p in range(self.variant.players) if team_of[p] in teams))
                 placed |= teams
         return tuple(ranking)
+
+    def _blocked_at_the_start(self) -> bool:
+        """Whether the player to move cannot, though another player could. After a move
+        the board has already put such a player out (or let him pass); a position set up
+        that way would end as if nobody could move."""
+        board = self.board
+        if board.legal_moves or board.winner() is not None:
+            return False
+        pieces = board.fen.split(":", 1)[1]
+        return any(
+            Board(self.variant, f"{PLAYER_LETTERS[player]}:{pieces}").legal_moves
+            for player in board.active_players
+        )
 
     def _ranked(self, reason: str) -> Result:
         return Result.ranked(self.ranking(), reason, self.variant.players)

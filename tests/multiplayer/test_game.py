@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 
 from damier.clock import Clock
+from damier.errors import FenError
 from damier.game import Forfeit, Game, GameOverError, Result
 from damier.rules import get_variant
 from damier.rules.multiplayer import MULTIPLAYER
@@ -67,6 +68,12 @@ def test_a_blocked_player(option: str, fen: str, active: tuple[int, ...]) -> Non
     assert game.turn == R and game.result is None
     assert game.board.fen == fen
     assert game.board.active_players == active
+
+
+def test_a_start_with_the_player_to_move_blocked_is_refused() -> None:
+    # Black to move in BLOCKED cannot; the board would end the game as if nobody could.
+    with pytest.raises(FenError, match="black is to move but cannot"):
+        Game("cross4", "B" + BLOCKED[1:])
 
 
 def test_dead_pieces_are_taken_by_anyone() -> None:
