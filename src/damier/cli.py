@@ -176,9 +176,12 @@ def _pdn_check(args: argparse.Namespace) -> int:
             else:
                 seats = PLAYER_TAGS[: game.variant.players]
                 label = " - ".join(record.tags.get(tag, "?") for tag in seats)
+                result = record.result
+                if len(seats) > 2 and game.result is not None:
+                    result = game.result.ranking_text
                 print(
                     f"game {number} (line {record.line}): ok, {game.variant.name}, "
-                    f"{game.ply} moves, {record.result}, {label}"
+                    f"{game.ply} moves, {result}, {label}"
                 )
         if problems:
             broken += 1

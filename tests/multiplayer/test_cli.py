@@ -92,6 +92,10 @@ def test_pdn_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "pdn", "check", str(path))
     assert status == 0
     assert out.splitlines()[0] == "game 1 (line 1): ok, tripad, 2 moves, *, Ann - Bob - Rita"
+    # A finished game shows its ranking (here: White's time ran out after Red's move).
+    path.write_text(path.read_text().replace(" *", " W:time *"))
+    status, out, _ = run(capsys, "pdn", "check", str(path))
+    assert out.splitlines()[0] == "game 1 (line 1): ok, tripad, 2 moves, R, W, B, Ann - Bob - Rita"
 
 
 def test_three_players_at_one_keyboard(tmp_path: Path) -> None:
