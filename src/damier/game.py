@@ -383,11 +383,12 @@ class Game:
             self._finish(self._ranked(draw))
 
     def ranking(self) -> Ranking:
-        """The places as the game stands: the players still in share first place, those
-        out follow in reverse order of elimination (those of one move sharing a place).
-        In the giveaway form the players put out by play come first, oldest first, and a
-        forfeit still ranks last. In team mode partners share their best member's place.
-        Players without a piece in the start position come last."""
+        """The places of a multi-player game as it stands (what its result will say): the
+        players still in share first place, those out follow in reverse order of
+        elimination (those of one move sharing a place). In the giveaway form the players
+        put out by play come first, oldest first, and a forfeit still ranks last. In team
+        mode partners share their best member's place. Players without a piece in the
+        start position come last."""
         put_out: list[tuple[int, ...]] = []  # giveaway: out by play, winners first
         fallen: list[tuple[int, ...]] = []  # out of the game, ranked newest first
         for ply in self._plies[1:]:
