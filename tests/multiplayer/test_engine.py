@@ -172,6 +172,23 @@ def test_turns_cover_passes_and_eliminations() -> None:
     assert {PLAYING, DECIDED} <= seen
 
 
+BLOCKED_WHITE = "R:WBa2:BBa1,Bb2,Bc2,Ba3:RRd3"
+"""Orthogonal tripad, Red to move: White's only man is walled in by Black's men. After
+Red's move White passes, or goes out and his man leaves, dies or becomes Red's."""
+
+
+@pytest.mark.parametrize(
+    "option", ["", "+pass-when-blocked", "+dead-pieces", "+pieces-to-eliminator"]
+)
+def test_blocked_player(option: str) -> None:
+    board = Board(f"tripad-orthogonal{option}", BLOCKED_WHITE)
+    seen = _check_turns(board)
+    assert seen == ({PLAYING, PASSED} if option == "+pass-when-blocked" else {PLAYING})
+    board.push("Rd3-Rd4")
+    assert board.turn == 1
+    assert board.active_players == ((0, 1, 2) if option == "+pass-when-blocked" else (1, 2))
+
+
 @pytest.fixture(scope="module")
 def searchers() -> dict[tuple[str, str], MultiplayerSearch]:
     return {}

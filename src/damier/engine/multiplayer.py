@@ -73,6 +73,9 @@ S_STOP = 1
 S_NODE_LIMIT = 2  # 0: none
 S_SELDEPTH = 3
 S_ROOT = 4  # the player to move at the root
+S_HISTORY = 5  # game positions before the root in ``keys``
+HISTORY = 200
+"""Game positions before the root that the search sees (a repetition of one is a draw)."""
 
 # Slots of ``params``: the rules of turns that the kernel tables do not hold.
 P_GIVEAWAY = 0  # 1: the first player out wins
@@ -223,9 +226,10 @@ def _move_key(moves: Rows, i: int) -> int:
 
 
 @kernel_inline
-def _repeated(keys: Keys, ply: int, key: np.uint64) -> bool:
-    """Whether the position occurred before on the way here (scored as a draw)."""
-    for back in range(ply - 1, -1, -1):  # noqa: SIM110 (no generators in the kernel)
+def _repeated(keys: Keys, position: int, key: np.uint64) -> bool:
+    """Whether the position occurred before, in the game or on the way here (the search
+    scores it as a draw). ``position`` is its index in ``keys``."""
+    for back in range(position - 1, -1, -1):  # noqa: SIM110 (no generators in the kernel)
         if keys[back] == key:
             return True
     return False
@@ -337,8 +341,8 @@ def paranoid(
     root = stats[S_ROOT]
     giveaway = params[P_GIVEAWAY]
     key = _key(t, sq, player, active)
-    keys[ply] = key
-    if _repeated(keys, ply, key):
+    keys[stats[S_HISTORY] + ply] = key
+    if _repeated(keys, stats[S_HISTORY] + ply, key):
         utilities(t, sq, active, eliminated_at, DRAWN, ply, values, giveaway, totals, vec[ply])
         return int(vec[ply, root])
     moves = buffers[ply]
@@ -487,8 +491,8 @@ def maxn(
         stats[S_SELDEPTH] = ply
     giveaway = params[P_GIVEAWAY]
     key = _key(t, sq, player, active)
-    keys[ply] = key
-    if _repeated(keys, ply, key):
+    keys[stats[S_HISTORY] + ply] = key
+    if _repeated(keys, stats[S_HISTORY] + ply, key):
         utilities(t, sq, active, eliminated_at, DRAWN, ply, values, giveaway, totals, vec[ply])
         return
     moves = buffers[ply]
@@ -607,7 +611,7 @@ class MultiplayerSearch:
         self.tt_data = np.zeros((entries, 4), dtype=np.int64)
         self.killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
         self.history = np.zeros((cells, cells), dtype=np.int64)
-        self.keys = np.zeros(MAX_PLY + 1, dtype=np.uint64)
+        self.keys = np.zeros(HISTORY + MAX_PLY + 1, dtype=np.uint64)
         self.stats = np.zeros(8, dtype=np.int64)
         salts = np.random.default_rng(20261122).integers(
             1, np.iinfo(np.int64).max, size=players, dtype=np.int64
@@ -735,7 +739,10 @@ class MultiplayerSearch:
         player = board.turn
         active = sum(1 << p for p in board.active_players)
         self.eliminated_at[:] = 0
-        self.keys[0] = np.uint64(board.zobrist_hash())
+        history = self._history_keys(board)
+        self.keys[: len(history)] = history
+        self.keys[len(history)] = np.uint64(board.zobrist_hash())
+        stats[S_HISTORY] = len(history)
         noise = self.level.noise / self._hundredths
         if len(moves) == 1 and noise == 0:
             yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
@@ -769,6 +776,22 @@ class MultiplayerSearch:
             won_or_lost = info.mate is not None and iteration > abs(info.mate) + 2
             if stats[S_STOP] == 1 or won_or_lost or info.seconds > budget * 0.5:
                 break
+
+    @staticmethod
+    def _history_keys(board: Board) -> list[int]:
+        """The game's positions since its last capture or man move (none can come back
+        across one), oldest first, at most ``HISTORY``."""
+        line = board.copy()
+        keys: list[int] = []
+        while line.move_stack and len(keys) < HISTORY:
+            move = line.pop()
+            if not move.path:  # a resignation's elimination
+                break
+            keys.append(line.zobrist_hash())
+            man = line.piece_at(move.from_square)
+            if move.is_capture or (man is not None and not man[1]):
+                break
+        return keys[::-1]
 
     def _info(
         self, depth: int, utility: int, pv: tuple[Move, ...], started: float, teams_in: int
