@@ -55,7 +55,10 @@ def _mask(players: tuple[int, ...]) -> int:
 
 
 def _random_board(
-    variant: Variant, rng: random.Random, sizes: tuple[int, ...] = (0, 1, 1, 2, 3), kings: float = 0.3
+    variant: Variant,
+    rng: random.Random,
+    sizes: tuple[int, ...] = (0, 1, 1, 2, 3),
+    kings: float = 0.3,
 ) -> Board:
     """A sparse random position: a few men and kings per player (some players none), so
     that eliminations, blocked players and passes are frequent."""
