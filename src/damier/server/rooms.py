@@ -38,8 +38,9 @@ class Connection:
                     self.queue.get_nowait()
 
     def deliver(self, version: int, game: dict[str, Any]) -> None:
-        """Queue a state unless a newer one was already queued."""
-        if version < self._version:
+        """Queue a state unless it or a newer one was already queued (a socket that opens
+        between a change and its broadcast through Redis gets the state in its snapshot)."""
+        if version <= self._version:
             return
         self._version = version
         you = None

@@ -80,12 +80,8 @@ def _colors(players: tuple[int, ...] | list[int]) -> list[Color]:
 
 
 def ranking_of(row: GameRow) -> list[list[int]]:
-    """The stored final places, first to last (empty before the end)."""
-    if row.result_reason is None:
-        return []
-    if row.players == 2:
-        winner = row.result_winner
-        return [[0, 1]] if winner is None else [[winner], [1 - winner]]
+    """The final places of a game of more players, first to last, as stored in its seats
+    (empty before the end)."""
     places: dict[int, list[int]] = {}
     for seat in row.seats:
         if seat.place is not None:
@@ -113,7 +109,7 @@ def _unstarted_clock(control: str, players: int) -> list[float]:
     return [clock.snapshot(0.0)[0]] * players
 
 
-def stored_times(row: GameRow) -> list[float | None]:
+def _stored_times(row: GameRow) -> list[float | None]:
     """Every seat's time as stored, at ``row.clock_since``."""
     if row.players == 2:
         return [row.clock_white, row.clock_black]
@@ -125,7 +121,7 @@ def clock_view(row: GameRow, game: Game | None, now: float) -> ClockView | None:
     control = row.clock_control
     if control is None:
         return None
-    stored = stored_times(row)
+    stored = _stored_times(row)
     running = row.clock_running
     if game is not None and game.clock is not None:
         times = game.clock.snapshot(now)
