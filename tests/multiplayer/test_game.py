@@ -76,6 +76,27 @@ def test_a_start_with_the_player_to_move_blocked_is_refused() -> None:
         Game("cross4", "B" + BLOCKED[1:])
 
 
+# A lock along Red's edge (Black and Green have nothing): Red's men on d14, f14, h14, j14
+# face White's on e13, g13, i13, k13; every jump lands off the board, on a cut corner (c13,
+# l12, l14) or on White's men of rank 12. White's one free man plays i11-j12, the last
+# square of the lock (only it was free for h14's jump over i13); then nobody can move.
+LOCK = "W:Wi11,d12,f12,h12,e13,g13,i13,k13:Rd14,f14,h14,j14"
+
+
+def test_nobody_can_move_when_blocked_players_pass() -> None:
+    game = Game("cross4+pass-when-blocked", LOCK)
+    assert [m.notation for m in game.board.legal_moves] == ["i11-j12"]
+    game.push("i11-j12")
+    # Red passes, White passes: the game is over and those still in share first place.
+    assert game.result == Result.ranked(((W, R), (B, G)), "nobody can move", 4)
+
+
+def test_the_same_lock_puts_the_blocked_player_out() -> None:
+    game = Game("cross4", LOCK)
+    game.push("i11-j12")
+    assert game.result == Result.ranked(((W,), (R,), (B, G)), "last player standing", 4)
+
+
 def test_dead_pieces_are_taken_by_anyone() -> None:
     # Black resigns while White is to move: his men on f6 and l10 die. White's e5 must
     # take the dead f6 (e5xg7); Red plays j12-i11; Green's m9 must take the dead l10
