@@ -477,29 +477,41 @@ class Board:
         self._turn = player
         return tuple(eliminated)
 
-    def _drop_player(self, player: int, eliminator: int) -> None:
-        """Take ``player`` out of the game; his pieces leave, die or change hands."""
+    def _drop_player(self, player: int, eliminator: int | None) -> None:
+        """Take ``player`` out of the game; his pieces leave, die or change hands.
+
+        Pieces handed to the eliminator (who is None after a resignation or a time-out:
+        nobody's move caused it, so they leave) are his own from then on: a man standing
+        where he crowns is crowned.
+        """
         self._active = tuple(p for p in self._active if p != player)
         own = (self._cells != 0) & ((self._cells - 1) // 2 == player)
         kings = own & (self._cells % 2 == 0)
-        if self.variant.leftovers is Leftovers.REMOVED:
+        leftovers = self.variant.leftovers
+        if leftovers is Leftovers.REMOVED or (
+            leftovers is Leftovers.TO_ELIMINATOR and eliminator is None
+        ):
             self._cells[own] = 0
             return
-        heir = self._players if self.variant.leftovers is Leftovers.DEAD else eliminator
+        heir = self._players if leftovers is Leftovers.DEAD else eliminator
+        assert heir is not None
         self._cells[own] = 2 * heir + 1
+        if heir < self._players:
+            crowning = self._tables.counts[L.CROWN, heir].astype(bool)
+            kings |= own & crowning
         self._cells[kings] = 2 * heir + 2
 
     def eliminate(self, player: int) -> None:
         """Take ``player`` out of a multi-player game (resignation, time-out): his pieces
-        leave, die or change hands as the variant says; if it was his turn, the next player
-        moves. :meth:`pop` takes it back like a move."""
+        leave, or die with ``dead-pieces``; if it was his turn, the next player moves.
+        :meth:`pop` takes it back like a move."""
         if self._players == 2:
             raise ValueError("a two-player game ends with a result, not an elimination")
         if player not in self._active:
             raise ValueError(f"{PLAYER_NAMES[player]} is not in the game")
         before = _Undo(self._cells.copy(), self._turn, self._active, (player,))
         to_move = self._turn
-        self._drop_player(player, to_move)
+        self._drop_player(player, None)
         eliminated: tuple[int, ...] = (player,)
         if to_move == player:
             eliminated += self._pass_turn(player)

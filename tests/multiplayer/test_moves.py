@@ -125,12 +125,18 @@ def test_pass_when_blocked_keeps_the_player() -> None:
     assert board.turn == 2 and board.active_players == (0, 1, 2)
 
 
-@pytest.mark.parametrize(("option", "owner"), [("dead-pieces", 3), ("pieces-to-eliminator", 0)])
-def test_leftovers_of_a_blocked_player(option: str, owner: int) -> None:
+@pytest.mark.parametrize(
+    ("option", "piece"),
+    [
+        ("dead-pieces", (3, False)),  # "player" 3 of a 3-player game: nobody's, dead
+        ("pieces-to-eliminator", (0, True)),  # White's now, on his crowning row: crowned
+    ],
+)
+def test_leftovers_of_a_blocked_player(option: str, piece: tuple[int, bool]) -> None:
     board = Board(f"tripad+{option}", BLOCKED)
     board.push("Wh4-Rb4")
     assert board.active_players == (0, 2)
-    assert board.piece_at("Ba1") == (owner, False)
+    assert board.piece_at("Ba1") == piece
     board.pop()
     assert board.piece_at("Ba1") == (1, False)
 
@@ -148,6 +154,19 @@ def test_team_mode_ends_when_one_team_is_left() -> None:
     board.push("Wc3xRd4")
     assert board.is_game_over()
     assert board.ranking()[0] == (0, 2)
+
+
+def test_resigned_pieces_leave_even_when_they_would_go_to_the_eliminator() -> None:
+    # Nobody's move put Black out, so nobody inherits his pieces.
+    board = Board("tripad+pieces-to-eliminator", BLOCKED.replace("W:", "B:", 1))
+    board.eliminate(1)
+    assert board.piece_at("Ba1") is None and board.turn == 2
+
+
+def test_options_combine() -> None:
+    board = Board("radial4+teams+dead-pieces")
+    assert board.variant.teams == ((0, 2), (1, 3))
+    assert board.variant.leftovers.value == "dead"
 
 
 def test_resignation_eliminates_and_is_taken_back() -> None:

@@ -291,8 +291,9 @@ class Variant:
         """This variant with one named option switched on (its name gets ``+option``)."""
         for name, changes in self.options:
             if name == option:
+                # The other options stay available, so they combine: "radial4+teams+dead-pieces".
                 return dataclasses.replace(
-                    self, name=f"{self.name}+{option}", aliases=(), options=(), **dict(changes)
+                    self, name=f"{self.name}+{option}", aliases=(), **dict(changes)
                 )
         known = ", ".join(self.option_names) or "none"
         raise ValueError(f"variant {self.name!r} has no option {option!r} (options: {known})")
