@@ -2,6 +2,7 @@
 
     PYTHONPATH=src python bench/multiplayer.py              # everything (about 15 minutes)
     PYTHONPATH=src python bench/multiplayer.py --games 6    # a quick look
+    PYTHONPATH=src python bench/multiplayer.py --speed-only
 
 Speed: from the start position and from a middle game, each search at level 10 with one
 second: depth reached, nodes, nodes per second. Games: the two searches share the seats of
@@ -52,7 +53,10 @@ def speed(boards: list[str], seconds: float) -> None:
                 info = list(searcher.iterate(board, seconds, None, None))[-1]
                 figures.append((info.depth, info.nodes, info.nps))
             (d, n, s), rest = figures[0], figures[1:]
-            tail = "".join(f"   {d2:>2} {n2:>9} {s2:>9}" for d2, n2, s2 in rest)
+            tail = "".join(
+                f"   {d2:>2} {n2:>9} {s2:>9}" if n2 else "   (one legal move)"
+                for d2, n2, s2 in rest
+            )
             print(f"{name:<22}{algorithm:<10}{d:>6}{n:>10}{s:>10}{tail}")
 
 
@@ -180,10 +184,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="time per speed search")
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--speed-only", action="store_true")
     args = parser.parse_args()
     if not args.skip_speed:
         speed([v.name for v in MULTIPLAYER], args.seconds)
         print()
+    if args.speed_only:
+        return
     for name in ("tripad", "radial4"):
         match(name, (PARANOID, MAXN), args.games, args.nodes, args.max_plies, "paranoid v max-n")
         if get_variant(name).players == 3:
