@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from damier import Board
 from damier.geometry import geometry_of
-from damier.notation.fen import PLAYER_LETTERS
+from damier.notation.fen import letters
 from damier.rules import all_variants, get_variant
 
 VARIANTS = [v.name for v in all_variants()] + [
@@ -27,15 +27,18 @@ def random_positions(draw: st.DrawFn, variant_name: str) -> str:
     variant = get_variant(variant_name)
     geometry = geometry_of(variant)
     cells = list(range(geometry.cell_count))
-    most = min(16, 2 * min(variant.pieces_per_player))
-    chosen = draw(st.lists(st.sampled_from(cells), unique=True, min_size=2, max_size=most))
-    fields: list[list[str]] = [[], []]
+    players = letters(variant)
+    most = min(16, len(players) * min(variant.pieces_per_player))
+    chosen = draw(
+        st.lists(st.sampled_from(cells), unique=True, min_size=len(players), max_size=most)
+    )
+    fields: list[list[str]] = [[] for _ in players]
     for index, cell in enumerate(chosen):
-        player = index % 2
-        king = draw(st.booleans()) or geometry.coordinates[cell][0] == geometry.crowning_row(player)
+        player = index % len(players)
+        king = draw(st.booleans()) or geometry.crowns(player, cell)
         fields[player].append(("K" if king else "") + geometry.names[cell])
-    turn = draw(st.sampled_from(PLAYER_LETTERS))
-    return f"{turn}:W{','.join(fields[0])}:B{','.join(fields[1])}"
+    turn = draw(st.sampled_from(players))
+    return f"{turn}:" + ":".join(f"{p}{','.join(f)}" for p, f in zip(players, fields, strict=True))
 
 
 @st.composite

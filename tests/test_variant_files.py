@@ -7,6 +7,7 @@ written out with ``variant_to_toml`` and read back, has the same rules and the s
 from __future__ import annotations
 
 import dataclasses
+import random
 import re
 from pathlib import Path
 
@@ -35,6 +36,14 @@ EXTRA_FORMS = [
     "thai+twelve-men",
     "frisian+any-king",
     "turkish+king-beats-man",  # draw rules that are no named set: written rule by rule
+    # Multi-player options: teams, elimination, the hub, and a multi-player giveaway.
+    "radial4+teams",
+    "radial6+teams-alternate",
+    "radial8+hub-opposite",
+    "cross4+dead-pieces",
+    "tripad-orthogonal+pass-when-blocked",
+    "hex3+pieces-to-eliminator",
+    "tripad-giveaway",
 ]
 VARIANTS = [*all_variants(), *(get_variant(name) for name in EXTRA_FORMS)]
 FAST_DEPTH = {"dameo": 4}  # Dameo's line moves make depth 5 ~275 million leaves
@@ -114,8 +123,19 @@ def test_export_is_a_complete_file() -> None:
         "rules",
         "giveaway",
         "line_moves",
+        "topology",
+        "players",
+        "corner",
     ):
         assert re.search(rf"^{key} = ", text, flags=re.MULTILINE), key
+    assert "[multiplayer]" not in text and "hub_opposite" not in text
+    radial = variant_to_toml(get_variant("radial4+teams"))
+    for key in ("topology", "players", "squares", "hub_opposite", "teams", "when_blocked"):
+        assert re.search(rf"^{key} = ", radial, flags=re.MULTILINE), key
+    # A radial board's size and names follow from its topology: no width, no numbering.
+    assert not re.search(r"^(width|height|numbering|corner) = ", radial, flags=re.MULTILINE)
+    assert 'teams = [["white", "red"], ["black", "green"]]' in radial
+    assert 'rules = "multiplayer"' in radial
     turkish = variant_to_toml(get_variant("turkish+king-beats-man"))
     assert 'kind = "bare-material"' in turkish and "king_beats_man = true" in turkish
     assert 'name = "turkish-king-beats-man"' in turkish  # "+" is not allowed in a name
@@ -201,6 +221,96 @@ def test_explicit_draw_rules() -> None:
     )
 
 
+def test_wide_algebraic_board_names_the_k_file() -> None:
+    """FEN tells a man on k2 from a king (Kk2): algebraic boards may be 16 files wide."""
+    variant = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "turkish"\n[board]\nwidth = 12\nheight = 12\n'
+        '[setup]\nfen = "W:Wk2,l2,Kk5:Bb11,a10"\n'
+    )
+    board = Board(variant)
+    assert board.fen == "W:Wk2,l2,Kk5:Ba10,b11"
+    assert {"k2-j2", "l2-l3", "k5-k9"} <= {move.notation for move in board.legal_moves}
+
+
+# --------------------------------------------------------------------------- multi-player
+
+
+# The dark cells of ranks 1-3 of each area: 12 men each (RULES.md 12.2, setup A).
+_STANDARD_SQUARES = ("a1", "c1", "e1", "g1", "b2", "d2", "f2", "h2", "a3", "c3", "e3", "g3")
+RADIAL5_FEN = "W:" + ":".join(
+    letter + ",".join(letter + square for square in _STANDARD_SQUARES) for letter in "WBRGY"
+)
+
+
+def test_radial_board_from_a_two_player_base() -> None:
+    """International rules on the tripad: the size and names follow from the topology, and
+    the draws become RULES.md 12.2's (a 2-player base's endgame rules do not apply)."""
+    variant = parse_variant_text(
+        f"""
+        [variant]
+        name = "x"
+        base = "international"
+        [board]
+        topology = "radial"
+        players = 3
+        [setup]
+        fen = "{get_variant("tripad").start_fen}"
+        """
+    )
+    assert _rule_differences(variant, get_variant("tripad")) == []
+    assert (variant.width, variant.height) == (8, 4)
+
+
+def test_radial_board_with_fewer_players() -> None:
+    variant = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "radial4"\n[board]\nplayers = 2\n'
+        f'[setup]\nfen = "{get_variant("radial2").start_fen}"\n'
+    )
+    assert _rule_differences(variant, get_variant("radial2")) == []
+
+
+def test_teams_by_name_in_any_order() -> None:
+    variant = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "radial4"\n'
+        '[multiplayer]\nteams = [["green", "black"], ["red", "white"]]\n'
+    )
+    assert variant.teams == ((0, 2), (1, 3))
+    assert _rule_differences(variant, get_variant("radial4+teams")) == []
+    six = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "radial6"\n[multiplayer]\n'
+        'teams = [["white", "red", "yellow"], ["black", "green", "purple"]]\n'
+    )
+    assert _rule_differences(six, get_variant("radial6+teams-alternate")) == []
+
+
+def test_elimination_switches() -> None:
+    variant = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "cross4"\n'
+        '[multiplayer]\nwhen_blocked = "pass"\nleftovers = "dead"\n'
+    )
+    assert _rule_differences(variant, get_variant("cross4+dead-pieces")) == ["when_blocked"]
+    assert variant.when_blocked == "pass"
+
+
+def test_quiet_rounds_rule() -> None:
+    variant = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "tripad"\n'
+        '[[draws.rule]]\nkind = "repetition"\n[[draws.rule]]\nkind = "quiet-rounds"\nrounds = 25\n'
+    )
+    assert variant.draw_rules == draws.MULTIPLAYER
+    assert variant_to_toml(variant).count('rules = "multiplayer"') == 1
+
+
+def test_two_player_rules_of_a_multiplayer_base_are_reset() -> None:
+    """Elimination switches inherited from a multi-player base mean nothing for two."""
+    variant = parse_variant_text(
+        '[variant]\nname = "x"\nbase = "radial4+dead-pieces"\n[board]\nplayers = 2\n'
+        f'[setup]\nfen = "{get_variant("radial2").start_fen}"\n'
+    )
+    assert variant.leftovers == "removed"
+    assert _rule_differences(variant, get_variant("radial2")) == []
+
+
 # --------------------------------------------------------------------------- examples
 
 
@@ -235,6 +345,28 @@ def test_example_mini_written_from_scratch() -> None:
     assert board.perft(3) > 0
 
 
+def test_example_radial5_plays() -> None:
+    """A five-player radial board: no built-in has it, but the file needs no code."""
+    variant = load_variant_file(EXAMPLES / "radial5.toml")
+    assert (variant.name, variant.players, variant.topology) == ("radial5", 5, "radial")
+    assert variant.pieces_per_player == (12,) * 5
+    assert _rule_differences(variant, get_variant("tripad")) == ["start_fen", "players"]
+    assert variant.start_fen == RADIAL5_FEN
+    board = Board(variant)
+    # Each player has the seven opening moves of the 8x8 board, whoever moved before.
+    assert [board.perft(depth, "drop") for depth in (1, 2)] == [7, 49]
+    rng = random.Random(5)
+    for _ in range(3):
+        board = Board(variant)
+        while not board.is_game_over():
+            board.push(rng.choice(list(board.legal_moves)))
+            assert len(board.move_stack) < 2000
+        assert len(board.active_players) == 1
+        places = board.ranking()
+        assert sorted(p for place in places for p in place) == [0, 1, 2, 3, 4]
+        assert Board(variant, board.fen).fen == board.fen
+
+
 @pytest.mark.parametrize("path", sorted(EXAMPLES.glob("*.toml")), ids=lambda path: path.stem)
 def test_every_example_loads_and_plays(path: Path) -> None:
     board = Board(load_variant_file(path))
@@ -244,6 +376,7 @@ def test_every_example_loads_and_plays(path: Path) -> None:
 # --------------------------------------------------------------------------- errors
 
 RUSSIAN_HEAD = '[variant]\nname = "x"\nbase = "russian"\n'
+RADIAL_HEAD = '[variant]\nname = "x"\nbase = "radial4"\n'
 
 MALFORMED = {
     "unknown key": (
@@ -300,11 +433,6 @@ MALFORMED = {
         5,
         "board too large: [board] width is 20, but the kernel takes boards of at most 16 x 16",
     ),
-    "algebraic board wider than a-j": (
-        '[variant]\nname = "x"\nbase = "turkish"\n[board]\nwidth = 12\nheight = 12\n',
-        5,
-        "an algebraic board may be at most 10 files wide",
-    ),
     "board too small": (RUSSIAN_HEAD + "[board]\nheight = 1\n", 5, "between 2 and 16"),
     "FEN piece off the board": (
         '[variant]\nname = "x"\nbase = "turkish"\n[setup]\nfen = "W:Wa2,i9:Ba7"\n',
@@ -329,7 +457,7 @@ MALFORMED = {
     "a side without pieces": (
         RUSSIAN_HEAD + '[setup]\nfen = "W:W21-32"\n',
         5,
-        "gives B no pieces",
+        "gives B (black) no pieces",
     ),
     "first player against the FEN": (
         RUSSIAN_HEAD + '[setup]\nfen = "W:W21-32:B1-12"\nfirst_player = "black"\n',
@@ -377,6 +505,191 @@ MALFORMED = {
         6,
         'unknown key "ply" in [[draws.rule]] #1',
     ),
+    # Multi-player boards (RULES.md 12).
+    "unknown topology": (
+        RUSSIAN_HEAD + '[board]\ntopology = "triangle"\n',
+        5,
+        '[board] topology must be one of "square", "radial", "hex", not "triangle"',
+    ),
+    "nine players": (
+        RADIAL_HEAD + "[board]\nplayers = 9\n",
+        5,
+        "[board] players must be between 2 and 8, not 9",
+    ),
+    "one player": (RADIAL_HEAD + "[board]\nplayers = 1\n", 5, "between 2 and 8, not 1"),
+    "three players on a square board": (
+        RUSSIAN_HEAD + "[board]\nplayers = 3\n",
+        5,
+        "a square board seats 2 players, or 4",
+    ),
+    "hex board for the inherited four players": (
+        RADIAL_HEAD + '[board]\ntopology = "hex"\n',
+        5,
+        "the hexagonal board seats 3 players, not 4",
+    ),
+    "hex board not on all cells": (
+        '[variant]\nname = "x"\nbase = "hex3"\n[board]\nsquares = "dark"\n',
+        5,
+        'the hexagonal board is played on all its cells: squares = "all"',
+    ),
+    "width of a radial board": (
+        RADIAL_HEAD + "[board]\nplayers = 4\nwidth = 8\n",
+        6,
+        "[board] width is for square boards only: a radial board is made of one 8x4 area",
+    ),
+    "corner of a radial board": (
+        RADIAL_HEAD + "[board]\ncorner = 3\n",
+        5,
+        "[board] corner is for square boards only",
+    ),
+    "numbering of the hexagon": (
+        '[variant]\nname = "x"\nbase = "hex3"\n[board]\nnumbering = "row-by-row"\n',
+        5,
+        "[board] numbering is for square boards only: the hexagonal board has 61 cells",
+    ),
+    "corner cutting the whole board": (
+        RUSSIAN_HEAD + "[board]\ncorner = 4\n",
+        5,
+        "[board] corner = 4 cuts away a whole 8x8 board",
+    ),
+    "negative corner": (RUSSIAN_HEAD + "[board]\ncorner = -1\n", 5, "at least 0, not -1"),
+    "hub on a square board": (
+        RUSSIAN_HEAD + "[board]\nhub_opposite = true\n",
+        5,
+        "[board] hub_opposite is for radial boards only",
+    ),
+    "hub on an orthogonal radial board": (
+        '[variant]\nname = "x"\nbase = "radial4-orthogonal"\n[board]\nhub_opposite = true\n',
+        5,
+        "[board] hub_opposite needs diagonal play",
+    ),
+    "mirrored radial board": (
+        RADIAL_HEAD + '[board]\nsquares = "mirrored"\n',
+        5,
+        'not on "mirrored" ones',
+    ),
+    "orthogonal men on a dark radial board": (
+        RADIAL_HEAD + '[men]\nmoves = ["forward", "sideways"]\n',
+        5,
+        '[men] moves lists "forward", "sideways", but a radial board has no ranks or files',
+    ),
+    "inherited diagonal men on an orthogonal radial board": (
+        RADIAL_HEAD + '[board]\nsquares = "all"\n',
+        5,  # the men's directions come from the base: the line of [board] squares
+        'lists "forward-diagonal", but a radial board has no diagonals',
+    ),
+    "only diagonals on the hexagon": (
+        '[variant]\nname = "x"\nbase = "hex3"\n[kings]\ncaptures = ["diagonal"]\n',
+        5,
+        "but the hexagonal board has no diagonals",
+    ),
+    "unknown player in a team": (
+        RADIAL_HEAD + '[multiplayer]\nteams = [["white", "pink"], ["black", "green"]]\n',
+        5,
+        'unknown player "pink" in [multiplayer] teams',
+    ),
+    "team as a name": (
+        RADIAL_HEAD + '[multiplayer]\nteams = ["white", "red"]\n',
+        5,
+        "[multiplayer] teams must be a list of teams, each a list of player names",
+    ),
+    "team member not at the board": (
+        RADIAL_HEAD + '[multiplayer]\nteams = [["white", "red"], ["black", "yellow"]]\n',
+        5,
+        "yellow is in a team, but only 4 players sit at this board",
+    ),
+    "player in two teams": (
+        RADIAL_HEAD + '[multiplayer]\nteams = [["white", "red"], ["black", "white"]]\n',
+        5,
+        "white is in two teams",
+    ),
+    "player in no team": (
+        RADIAL_HEAD + '[multiplayer]\nteams = [["white", "red"]]\n',
+        5,
+        "teams must take in every player; black, green are in no team",
+    ),
+    "teams of unequal size": (
+        '[variant]\nname = "x"\nbase = "radial6"\n[multiplayer]\n'
+        'teams = [["white", "black", "red", "green"], ["yellow", "purple"]]\n',
+        5,
+        "teams must be two or more teams of the same size",
+    ),
+    "one team of everybody": (
+        RADIAL_HEAD + '[multiplayer]\nteams = [["white", "black", "red", "green"]]\n',
+        5,
+        "teams must be two or more teams of the same size",
+    ),
+    "inherited teams that no longer fit": (
+        '[variant]\nname = "x"\nbase = "radial4+teams"\n[board]\nplayers = 6\n',
+        5,
+        "teams must take in every player; yellow, purple are in no team",
+    ),
+    "multiplayer table for two players": (
+        RUSSIAN_HEAD + '[multiplayer]\nwhen_blocked = "pass"\n',
+        4,
+        "[multiplayer] is for games of 3 or more players; this board seats 2",
+    ),
+    "unknown blocked rule": (
+        RADIAL_HEAD + '[multiplayer]\nwhen_blocked = "skip"\n',
+        5,
+        '[multiplayer] when_blocked must be one of "eliminated", "pass", not "skip"',
+    ),
+    "unknown leftovers": (
+        RADIAL_HEAD + '[multiplayer]\nleftovers = "neutral"\n',
+        5,
+        '[multiplayer] leftovers must be one of "removed", "dead", "to-eliminator"',
+    ),
+    "two-sided draw set for four players": (
+        RADIAL_HEAD + '[draws]\nrules = "fmjd"\n',
+        5,
+        'the draw rule "16-move rule" weighs one side against the other',
+    ),
+    "two-sided draw rule for four players": (
+        RADIAL_HEAD + '[[draws.rule]]\nkind = "repetition"\n'
+        '[[draws.rule]]\nkind = "bare-material"\n',
+        6,
+        "so it is for two players only, not 4",
+    ),
+    "inherited two-sided draws for three players": (
+        RUSSIAN_HEAD + '[board]\ntopology = "radial"\nplayers = 3\n[draws]\nrules = "fmjd64"\n',
+        8,
+        "weighs one side against the other",
+    ),
+    "quiet rounds without a count": (
+        RADIAL_HEAD + '[[draws.rule]]\nkind = "quiet-rounds"\n',
+        4,
+        "a quiet-rounds rule needs rounds",
+    ),
+    "first player not at the board": (
+        RUSSIAN_HEAD + '[setup]\nfirst_player = "red"\n',
+        5,
+        '[setup] first_player must be one of "white", "black", not "red"',
+    ),
+    "side to move not at the board": (
+        RADIAL_HEAD + '[setup]\nfen = "Y:WWa1:BBa1:RRa1:GGa1"\n',
+        5,
+        "[setup] fen must start with the side to move, W:, B:, R: or G:",
+    ),
+    "dead pieces in a start position": (
+        RADIAL_HEAD + '[setup]\nfen = "W:WWa1:BBa1:RRa1:GGa1:XWc1"\n',
+        5,
+        "a start position holds only the side to move and the pieces of W, B, R or G",
+    ),
+    "a player without pieces": (
+        RADIAL_HEAD + '[setup]\nfen = "W:WWa1:BBa1:RRa1"\n',
+        5,
+        "the start position gives G (green) no pieces",
+    ),
+    "more players, the base's start position": (
+        '[variant]\nname = "x"\nbase = "tripad"\n[board]\nplayers = 5\n',
+        4,
+        "gives G (green) no pieces (it is tripad's); give it with [setup] fen",
+    ),
+    "radial square name on a square board": (
+        RUSSIAN_HEAD + '[setup]\nfen = "W:WWa1:Bb8"\n',
+        5,
+        "[setup] fen does not fit the board",
+    ),
 }
 
 
@@ -409,7 +722,9 @@ def test_unreadable_files(tmp_path: Path) -> None:
 WRONG_VALUES = ["1", "-1", "99", "1.5", "true", '"x"', '"W:W1"', "[]", '["x"]', "[1]", "{}"]
 
 
-@pytest.mark.parametrize("name", ["russian", "turkish+king-beats-man", "dameo"])
+@pytest.mark.parametrize(
+    "name", ["russian", "turkish+king-beats-man", "dameo", "radial4+teams", "hex3", "cross4"]
+)
 def test_no_edit_of_a_valid_file_crashes(name: str) -> None:
     """Every line dropped, and every value replaced by each wrong value: the file either
     loads, and then plays, or is rejected with a VariantFileError; nothing else escapes."""

@@ -20,8 +20,8 @@ from typing import overload
 import numpy as np
 import numpy.typing as npt
 
-from damier.errors import AmbiguousMoveError, IllegalMoveError
-from damier.geometry import SquareGeometry, geometry_of
+from damier.errors import AmbiguousMoveError, FenError, IllegalMoveError
+from damier.geometry import Geometry, geometry_of
 from damier.kernel import layout as L
 from damier.kernel.movegen import Scratch, generate, make_move, position_hash, unmake_move
 from damier.kernel.perft import move_buffers, perft, perft_stack
@@ -29,12 +29,14 @@ from damier.kernel.tables import Tables, compile_tables
 from damier.notation.fen import parse_fen, write_fen
 from damier.notation.moves import public_names, split_move, square_name
 from damier.rules import CountedKingMoves, Variant, get_variant
+from damier.rules.description import Blocked, Leftovers
 
 WHITE = 0
 """Player 0: moves up the board, named W in FEN."""
 BLACK = 1
 """Player 1: moves down the board, named B in FEN."""
-PLAYER_NAMES = ("white", "black")
+PLAYER_NAMES = ("white", "black", "red", "green", "yellow", "purple", "orange", "cyan")
+"""Each player's name, in turn order (multi-player boards use more than two)."""
 
 Square = int | str
 """A square as users name it: a number on numbered boards, ``"d4"`` on algebraic ones."""
@@ -122,6 +124,10 @@ class LegalMoves(Sequence[Move]):
         return f"<LegalMoves ({', '.join(m.notation for m in self._list())})>"
 
 
+_ELIMINATION = Move(path=(), notation="(eliminated)")
+"""The history's place-holder for an elimination that no move made (resignation)."""
+
+
 class _Workspace:
     """The kernel's work arrays for one board shape, shared by the boards of a thread."""
 
@@ -146,6 +152,18 @@ def _workspace(cells: int, max_captures: int) -> _Workspace:
     return spaces[key]
 
 
+@dataclass(frozen=True, slots=True)
+class _Undo:
+    """What a multi-player ply changed besides the move: the position before it, and who
+    was still playing."""
+
+    cells: npt.NDArray[np.int8]
+    turn: int
+    active: tuple[int, ...]
+    eliminated: tuple[int, ...]
+    """Players this ply put out of the game (together: they share a place)."""
+
+
 def _check_perft(depth: int, duplicates: str) -> None:
     if duplicates not in ("drop", "keep"):
         raise ValueError("duplicates must be 'drop' or 'keep'")
@@ -164,21 +182,40 @@ class Board:
     def __init__(self, variant: str | Variant = "international", fen: str | None = None) -> None:
         self.variant: Variant = get_variant(variant)
         """The rules this board plays by."""
-        self.geometry: SquareGeometry = geometry_of(self.variant)
+        self.geometry: Geometry = geometry_of(self.variant)
         """Cells, names and lines of the board."""
         self._tables: Tables = compile_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
+        self._players = self.variant.players
         self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
+        self._undo: list[_Undo | None] = []
+        """Per history entry, what a multi-player ply needs to be taken back (else None)."""
         self._cache: tuple[npt.NDArray[np.int32], LegalMoves] | None = None
         self._names = public_names(self.geometry)
         self._cells, self._turn = parse_fen(self.variant, fen or self.variant.start_fen)
+        self._active = self._players_in(self._cells)
 
     # -- position ---------------------------------------------------------------------
 
     @property
     def turn(self) -> int:
-        """The player to move: ``WHITE`` (0) or ``BLACK`` (1)."""
+        """The player to move: ``WHITE`` (0) or ``BLACK`` (1), or 2.. on multi-player boards."""
         return self._turn
+
+    @property
+    def active_players(self) -> tuple[int, ...]:
+        """The players still in the game, in turn order (always both in a two-player game)."""
+        return self._active
+
+    def _players_in(self, cells: npt.NDArray[np.int8]) -> tuple[int, ...]:
+        """The players in the game: both, in a two-player game; on multi-player boards,
+        those with pieces (a player is out as soon as his last piece is taken)."""
+        if self._players == 2:
+            return (0, 1)
+        owners = {(int(code) - 1) // 2 for code in cells if code}
+        if self._turn not in owners:
+            raise FenError(f"{PLAYER_NAMES[self._turn]} is to move but has no pieces")
+        return tuple(p for p in range(self._players) if p in owners)
 
     @property
     def fen(self) -> str:
@@ -188,7 +225,9 @@ class Board:
     def set_fen(self, fen: str) -> None:
         """Set up the position described by ``fen`` and forget the move history."""
         self._cells, self._turn = parse_fen(self.variant, fen)
+        self._active = self._players_in(self._cells)
         self._history.clear()
+        self._undo.clear()
         self._cache = None
 
     @property
@@ -202,8 +241,14 @@ class Board:
         return None if code == 0 else ((code - 1) // 2, code % 2 == 0)
 
     def zobrist_hash(self) -> int:
-        """A 64-bit hash of the pieces and the player to move."""
-        return int(position_hash(self._tables, self._cells, self._turn))
+        """A 64-bit hash of the pieces, the player to move and (multi-player boards) the
+        players still in the game."""
+        key = int(position_hash(self._tables, self._cells, self._turn))
+        out_key = self._tables.zobrist[self.geometry.cell_count]
+        for player in range(self._players):
+            if player not in self._active:
+                key ^= int(out_key[self._players + 1 + player])
+        return key
 
     def copy(self) -> Board:
         """An independent board with the same position and history."""
@@ -211,6 +256,7 @@ class Board:
         other.__dict__.update(self.__dict__)
         other._cells = self._cells.copy()
         other._history = list(self._history)
+        other._undo = list(self._undo)
         return other
 
     # -- moves ------------------------------------------------------------------------
@@ -218,19 +264,24 @@ class Board:
     def _generate(self) -> tuple[npt.NDArray[np.int32], LegalMoves]:
         if self._cache is None:
             rows = self._rows(dedupe=True)
+            if self._players > 2 and self._decided():
+                rows = rows[:0]
             self._cache = (rows, LegalMoves(len(rows), lambda: self._describe(rows)))
         return self._cache
 
-    def _rows(self, dedupe: bool, history_rules: bool = True) -> npt.NDArray[np.int32]:
+    def _rows(
+        self, dedupe: bool, history_rules: bool = True, player: int | None = None
+    ) -> npt.NDArray[np.int32]:
         """The kernel's move rows for the position (growing the buffer as needed), less the
         moves a rule on the move history forbids, unless ``history_rules`` is False (perft
-        counts the position's own tree, which knows no history)."""
+        counts the position's own tree, which knows no history). ``player`` defaults to the
+        player to move."""
         space = _workspace(self.geometry.cell_count, self._maxc)
         while True:
             count = generate(
                 self._tables,
                 self._cells,
-                self._turn,
+                self._turn if player is None else player,
                 space.buffer,
                 space.scratch.work,
                 space.scratch.frames,
@@ -352,9 +403,16 @@ class Board:
         except ValueError:
             raise IllegalMoveError(f"{chosen!r} is not legal in {self.fen}") from None
         row = rows[index : index + 1].copy()
+        before = self._cells.copy() if self._players > 2 else None
         make_move(self._tables, self._cells, row, 0)
         self._history.append((row, moves[index]))
-        self._turn = (self._turn + 1) % int(self._tables.rules[L.R_PLAYERS])
+        if before is None:
+            self._turn = 1 - self._turn
+            self._undo.append(None)
+        else:
+            turn, active = self._turn, self._active
+            eliminated = self._pass_turn(self._turn)
+            self._undo.append(_Undo(before, turn, active, eliminated))
         self._cache = None
         return moves[index]
 
@@ -363,16 +421,114 @@ class Board:
         if not self._history:
             raise IndexError("pop from a board with no moves played")
         row, move = self._history.pop()
-        unmake_move(self._tables, self._cells, row, 0)
-        players = int(self._tables.rules[L.R_PLAYERS])
-        self._turn = (self._turn - 1) % players
+        undo = self._undo.pop()
+        if undo is None:
+            unmake_move(self._tables, self._cells, row, 0)
+            self._turn = 1 - self._turn
+        else:
+            self._cells, self._turn, self._active = undo.cells, undo.turn, undo.active
         self._cache = None
         return move
 
     @property
     def move_stack(self) -> list[Move]:
-        """The moves played on this board, oldest first."""
-        return [move for _, move in self._history]
+        """The moves played on this board, oldest first (eliminations are not moves)."""
+        return [move for _, move in self._history if move is not _ELIMINATION]
+
+    # -- multi-player turns -----------------------------------------------------------
+
+    def _teams_left(self) -> set[int]:
+        team_of = self.variant.team_of
+        return {team_of[p] for p in self._active}
+
+    def _decided(self) -> bool:
+        """A multi-player game is decided when one player (or one team) is left; in its
+        giveaway form, as soon as a player is out: he has won."""
+        if self.variant.giveaway and len(self._active) < self._players:
+            return True
+        return len(self._teams_left()) <= 1
+
+    def _has_pieces(self, player: int) -> bool:
+        return bool(np.any((self._cells != 0) & ((self._cells - 1) // 2 == player)))
+
+    def _pass_turn(self, mover: int) -> tuple[int, ...]:
+        """Give the turn to the next player still in the game (clockwise), eliminating on
+        the way every player who cannot move (or letting him pass, if the variant says
+        so and he has pieces). A player left without pieces is out at once. Returns the
+        players eliminated."""
+        # A player whose last piece was just taken is out at once, with this move.
+        eliminated = [p for p in self._active if not self._has_pieces(p)]
+        for player in eliminated:
+            self._drop_player(player, mover)
+        player, passes = mover, 0
+        while not self._decided():
+            order = self._active
+            later = [p for p in order if p > player]
+            player = later[0] if later else order[0]
+            if len(self._rows(dedupe=False, history_rules=False, player=player)):
+                break
+            if self.variant.when_blocked is Blocked.PASS and self._has_pieces(player):
+                passes += 1
+                if passes >= len(order):
+                    break  # nobody can move: the game is over, see is_game_over
+                continue
+            self._drop_player(player, mover)
+            eliminated.append(player)
+        self._turn = player
+        return tuple(eliminated)
+
+    def _drop_player(self, player: int, eliminator: int | None) -> None:
+        """Take ``player`` out of the game; his pieces leave, die or change hands.
+
+        Pieces handed to the eliminator (who is None after a resignation or a time-out:
+        nobody's move caused it, so they leave) are his own from then on: a man standing
+        where he crowns is crowned.
+        """
+        self._active = tuple(p for p in self._active if p != player)
+        own = (self._cells != 0) & ((self._cells - 1) // 2 == player)
+        kings = own & (self._cells % 2 == 0)
+        leftovers = self.variant.leftovers
+        if leftovers is Leftovers.REMOVED or (
+            leftovers is Leftovers.TO_ELIMINATOR and eliminator is None
+        ):
+            self._cells[own] = 0
+            return
+        heir = self._players if leftovers is Leftovers.DEAD else eliminator
+        assert heir is not None
+        self._cells[own] = 2 * heir + 1
+        if heir < self._players:
+            crowning = self._tables.counts[L.CROWN, heir].astype(bool)
+            kings |= own & crowning
+        self._cells[kings] = 2 * heir + 2
+
+    def eliminate(self, player: int) -> None:
+        """Take ``player`` out of a multi-player game (resignation, time-out): his pieces
+        leave, or die with ``dead-pieces``; if it was his turn, the next player moves.
+        :meth:`pop` takes it back like a move."""
+        if self._players == 2:
+            raise ValueError("a two-player game ends with a result, not an elimination")
+        if player not in self._active:
+            raise ValueError(f"{PLAYER_NAMES[player]} is not in the game")
+        before = _Undo(self._cells.copy(), self._turn, self._active, (player,))
+        to_move = self._turn
+        self._drop_player(player, None)
+        eliminated: tuple[int, ...] = (player,)
+        if to_move == player:
+            eliminated += self._pass_turn(player)
+        self._history.append((np.zeros((0, 0), dtype=np.int32), _ELIMINATION))
+        self._undo.append(_Undo(before.cells, before.turn, before.active, eliminated))
+        self._cache = None
+
+    def eliminations(self) -> list[tuple[int, ...]]:
+        """The players put out of the game, oldest first; those of one ply together."""
+        return [undo.eliminated for undo in self._undo if undo is not None and undo.eliminated]
+
+    def ranking(self) -> list[tuple[int, ...]]:
+        """Places, first to last: the players still in the game (sharing first place),
+        then the eliminated in reverse order of elimination (those of one ply sharing).
+        In the giveaway form the order is reversed: the first out has won."""
+        places = [self._active, *reversed(self.eliminations())]
+        return places[::-1] if self.variant.giveaway else places
 
     # -- end of game ------------------------------------------------------------------
 
@@ -385,22 +541,27 @@ class Board:
 
     def is_game_over(self) -> bool:
         """Whether the game has ended on the board: the player to move has no legal move,
-        or (Breakthrough) a king was crowned. Draw rules belong to the game."""
+        or (Breakthrough) a king was crowned; on multi-player boards, one player or team is
+        left (or nobody can move). Draw rules belong to the game."""
         return self.crowned_player() is not None or len(self._generate()[1]) == 0
 
     def winner(self) -> int | None:
         """The winner when the game has ended on the board, else None.
 
-        Having no move loses, except in giveaway variants where it wins.
+        Having no move loses, except in giveaway variants where it wins. On multi-player
+        boards the last player standing wins (in team mode: the first of the last team;
+        see :meth:`ranking`); None when several are left.
         """
         crowned = self.crowned_player()
         if crowned is not None:
             return crowned
         if not self.is_game_over():
             return None
+        if self._players > 2:
+            return self.ranking()[0][0] if self._decided() else None
         if self.variant.giveaway:
             return self._turn
-        return (self._turn + 1) % int(self._tables.rules[L.R_PLAYERS])
+        return 1 - self._turn
 
     # -- counting ---------------------------------------------------------------------
 

@@ -11,8 +11,10 @@ from pathlib import Path
 
 from damier.board import Board
 from damier.errors import FenError
-from damier.notation.pdn import PdnError, dump_pdn, normalised, read_pdn
+from damier.geometry import HexGeometry, RadialGeometry, geometry_of
+from damier.notation.pdn import PLAYER_TAGS, PdnError, dump_pdn, normalised, read_pdn
 from damier.rules import Variant, all_variants, get_variant
+from damier.rules.multiplayer import MULTIPLAYER
 from damier.rules.variant_file import load_variant_file
 from damier.rules.variants import UnknownVariantError
 
@@ -107,16 +109,49 @@ def _variants_check(args: argparse.Namespace) -> int:
     return 0
 
 
-def _variants(args: argparse.Namespace) -> int:
-    if getattr(args, "variants_command", None) == "check":
-        return _variants_check(args)
-    header = ("variant", "board", "first", "kings", "capture choice", "crowning", "")
-    rows = [header, *(_describe(v) for v in all_variants())]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header) - 1)]
+def _describe_multiplayer(variant: Variant) -> tuple[str, ...]:
+    geometry = geometry_of(variant)
+    if isinstance(geometry, RadialGeometry):
+        shape = f"radial: {variant.players} areas of 4x8, {32 * variant.players} cells"
+    elif isinstance(geometry, HexGeometry):
+        shape = f"hexagon of side 5, {geometry.cell_count} cells"
+    else:
+        cells = variant.width * variant.height - 4 * variant.corner**2
+        shape = f"cross: {variant.width}x{variant.height} less corners, {cells} cells"
+    return (
+        variant.name,
+        str(variant.players),
+        shape,
+        str(geometry.cell_count),
+        str(variant.pieces_per_player[0]),
+        variant.summary,
+    )
+
+
+def _table(rows: list[tuple[str, ...]]) -> None:
+    """Columns padded to their widest cell; the last one (a summary) left ragged."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
     for row in rows:
         cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
         print("  ".join([*cells, row[-1]]).rstrip())
+
+
+def _variants(args: argparse.Namespace) -> int:
+    if getattr(args, "variants_command", None) == "check":
+        return _variants_check(args)
+    multiplayer = {variant.name for variant in MULTIPLAYER}
+    header = ("variant", "board", "first", "kings", "capture choice", "crowning", "")
+    _table([header, *(_describe(v) for v in all_variants() if v.name not in multiplayer)])
     print("\nEvery variant also has a giveaway form: add -giveaway to its name.")
+    print("\nMulti-player boards (turns go clockwise; the last player or team left wins):\n")
+    columns = ("variant", "players", "board", "playable", "men each", "")
+    _table([columns, *(_describe_multiplayer(v) for v in MULTIPLAYER)])
+    print(
+        "\nAdd one option to a multi-player board's name: +teams (opposite players are"
+        " partners),\n+teams-alternate (6 or 8 players: two teams of alternate areas),"
+        " +pass-when-blocked,\n+dead-pieces, +pieces-to-eliminator, +hub-opposite (radial),"
+        " +english-rules (diagonal),\n+end-of-move-removal (orthogonal)."
+    )
     return 0
 
 
@@ -139,10 +174,14 @@ def _pdn_check(args: argparse.Namespace) -> int:
             except PdnError as error:
                 problems.append(str(error))
             else:
-                label = f"{record.tags.get('White', '?')} - {record.tags.get('Black', '?')}"
+                seats = PLAYER_TAGS[: game.variant.players]
+                label = " - ".join(record.tags.get(tag, "?") for tag in seats)
+                result = record.result
+                if len(seats) > 2 and game.result is not None:
+                    result = game.result.ranking_text
                 print(
                     f"game {number} (line {record.line}): ok, {game.variant.name}, "
-                    f"{game.ply} moves, {record.result}, {label}"
+                    f"{game.ply} moves, {result}, {label}"
                 )
         if problems:
             broken += 1

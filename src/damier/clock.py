@@ -112,12 +112,18 @@ class Clock:
         return 0.0
 
     @property
+    def players(self) -> int:
+        """How many players the clock times."""
+        return len(self._bank)
+
+    @property
     def running(self) -> int | None:
         """The player whose time is running, or None when stopped."""
         return self._running
 
     def start(self, at: float | None = None, player: int = 0) -> None:
-        """Start ``player``'s time."""
+        """Start ``player``'s time (also: hand the running time to the next player when
+        the one whose time ran leaves a multi-player game without moving)."""
         self._running = player
         self._since = self.now() if at is None else at
 

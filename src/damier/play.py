@@ -1,5 +1,5 @@
-"""``damier play``: two people at one keyboard, with the board, the legal moves, a clock
-and the result in the terminal."""
+"""``damier play``: two people (or, on a multi-player board, up to eight) at one keyboard,
+with the board, the legal moves, a clock and the result in the terminal."""
 
 from __future__ import annotations
 
@@ -11,15 +11,18 @@ from typing import TextIO
 
 from damier.clock import Clock
 from damier.errors import IllegalMoveError
-from damier.game import Game
-from damier.notation.pdn import write_pdn
-from damier.rules import Variant
+from damier.game import Game, Result
+from damier.notation.pdn import PLAYER_TAGS, write_pdn
+from damier.rules import Variant, get_variant
 
 HELP = "Type a move (32-28, 28x19 or a full path), or: undo, draw (offer or accept), resign, quit."
-NAMES = ("White", "Black")
+NAMES = PLAYER_TAGS
+"""Each player's name on screen: White, Black, Red, ..."""
 
 
-def parse_clock(text: str | None, now: Callable[[], float] = time.monotonic) -> Clock | None:
+def parse_clock(
+    text: str | None, now: Callable[[], float] = time.monotonic, players: int = 2
+) -> Clock | None:
     """A clock from ``5+3`` (minutes + seconds increment), ``10`` (minutes),
     ``30/move`` or ``30/move+600`` (elastic: seconds a move + reserve)."""
     if not text:
@@ -27,13 +30,13 @@ def parse_clock(text: str | None, now: Callable[[], float] = time.monotonic) -> 
     if match := re.fullmatch(r"(\d+(?:\.\d+)?)/move(?:\+(\d+(?:\.\d+)?))?", text):
         per_move, reserve = float(match.group(1)), match.group(2)
         if reserve is None:
-            return Clock.per_move(per_move, now=now)
-        return Clock.elastic(per_move, float(reserve), now=now)
+            return Clock.per_move(per_move, players, now=now)
+        return Clock.elastic(per_move, float(reserve), players, now=now)
     if match := re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text):
         minutes, increment = float(match.group(1)), match.group(2)
         if increment is None:
-            return Clock.sudden_death(minutes * 60, now=now)
-        return Clock.fischer(minutes * 60, float(increment), now=now)
+            return Clock.sudden_death(minutes * 60, players, now=now)
+        return Clock.fischer(minutes * 60, float(increment), players, now=now)
     raise ValueError(f"clock {text!r}: write 5+3, 10, 30/move or 30/move+600")
 
 
@@ -42,8 +45,33 @@ def _clock_line(game: Game) -> str:
         return ""
     times = game.clock.snapshot()
     return "  ".join(
-        f"{NAMES[p]} {int(max(t, 0)) // 60}:{int(max(t, 0)) % 60:02d}" for p, t in enumerate(times)
+        f"{NAMES[p]} {int(max(t, 0)) // 60}:{int(max(t, 0)) % 60:02d}"
+        for p, t in enumerate(times)
+        if p in game.board.active_players
     )
+
+
+def _offer_line(game: Game) -> str:
+    """Who offers a draw, and (multi-player) who has agreed so far."""
+    assert game.draw_offer is not None
+    text = f"    {NAMES[game.draw_offer]} offers a draw"
+    if game.variant.players > 2:
+        agreed = ", ".join(NAMES[p] for p in sorted(game.draw_agreed))
+        text += f" (agreed: {agreed})"
+    return text + ": type draw to accept"
+
+
+def _result_line(result: Result) -> str:
+    """``result: 2-0 (White wins: resignation)``; with more players, the ranking."""
+    if result.players == 2:
+        winner = "draw" if result.winner is None else f"{NAMES[result.winner]} wins"
+        return f"result: {result.pdn} ({winner}: {result.reason})"
+    first = result.ranking[0]
+    if len(first) == 1:
+        winner = f"{NAMES[first[0]]} wins"
+    else:
+        winner = " and ".join(NAMES[p] for p in first) + " share first place"
+    return f"result: {result.ranking_text} ({winner}: {result.reason})"
 
 
 def play_in_terminal(
@@ -55,7 +83,8 @@ def play_in_terminal(
     stdout: TextIO = sys.stdout,
 ) -> int:
     """Run a game until it ends or a player quits; returns 0."""
-    game = Game(variant, fen, clock=parse_clock(clock))
+    players = get_variant(variant).players
+    game = Game(variant, fen, clock=parse_clock(clock, players=players))
 
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
@@ -68,7 +97,7 @@ def play_in_terminal(
             say("    " + _clock_line(game))
         say("    moves: " + " ".join(m.notation for m in game.board.legal_moves))
         if game.draw_offer is not None:
-            say(f"    {NAMES[game.draw_offer]} offers a draw: type draw to accept")
+            say(_offer_line(game))
         stdout.write(f"{NAMES[game.turn]}> ")
         stdout.flush()
         line = stdin.readline()
@@ -89,9 +118,10 @@ def play_in_terminal(
             except IndexError as error:
                 say(f"cannot undo: {error}")
         elif command == "resign":
+            say(f"{NAMES[game.turn]} resigns")
             game.resign(game.turn)
         elif command == "draw":
-            if game.draw_offer is not None and game.draw_offer != game.turn:
+            if game.draw_offer is not None and game.turn not in game.draw_agreed:
                 game.accept_draw(game.turn)
             else:
                 game.offer_draw(game.turn)
@@ -105,12 +135,12 @@ def play_in_terminal(
                 say(str(error))
         game.check_time()
     if game.result is not None:
-        winner = "draw" if game.result.winner is None else f"{NAMES[game.result.winner]} wins"
         say()
         say(str(game.board))
-        say(f"result: {game.result.pdn} ({winner}: {game.result.reason})")
+        say(_result_line(game.result))
     if pdn_path:
+        names = {tag: tag for tag in NAMES[: game.variant.players]}
         with open(pdn_path, "w", encoding="utf-8") as handle:
-            handle.write(write_pdn(game, {"White": "White", "Black": "Black"}))
+            handle.write(write_pdn(game, names))
         say(f"saved to {pdn_path}")
     return 0

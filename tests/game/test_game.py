@@ -131,7 +131,10 @@ def test_result_scores() -> None:
     assert Result(0, "x").scores == (1.0, 0.0)
     assert Result(1, "x").scores == (0.0, 1.0)
     assert Result(None, "x").scores == (0.5, 0.5)
-    assert Result(2, "x", players=3).scores == (0.0, 0.0, 1.0)
+    # Place k of n is worth (n - 1 - k) / (n - 1), split among the players sharing it.
+    assert Result(2, "x", players=3).scores == (0.25, 0.25, 1.0)
+    assert Result.ranked(((2,), (0,), (1,)), "x", 3).scores == (0.5, 0.0, 1.0)
+    assert Result.ranked(((1, 3), (0,), (2,)), "x", 4).scores == (1 / 3, 5 / 6, 0.0, 5 / 6)
     assert Result(None, "x", players=4).scores == (0.5, 0.5, 0.5, 0.5)
 
 

@@ -15,6 +15,7 @@ import threading
 import time as clock
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -39,6 +40,10 @@ from damier.kernel import layout as L
 from damier.kernel.movegen import make_move, unmake_move
 from damier.kernel.tables import compile_tables
 from damier.rules import Variant, get_variant
+from damier.rules.description import Topology
+
+if TYPE_CHECKING:
+    from damier.engine.multiplayer import MultiplayerSearch
 
 
 @dataclass(frozen=True)
@@ -92,6 +97,15 @@ class Engine:
             raise ValueError(f"level must be 1-10, not {level}")
         self.variant = get_variant(variant)
         self.level: Level = LEVELS[level]
+        self._multi: MultiplayerSearch | None = None
+        if self.variant.players > 2 or self.variant.topology is not Topology.SQUARE:
+            # Three or more players (and the radial boards): paranoid search, see multiplayer.py.
+            from damier.engine.multiplayer import MultiplayerSearch
+
+            rng = random.Random(seed)
+            self._multi = MultiplayerSearch(self.variant, self.level, rng, table_megabytes)
+            self._lock = threading.Lock()
+            return
         self._tables = compile_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
         cells = len(self._tables.rays)
@@ -123,10 +137,14 @@ class Engine:
 
     def stop(self) -> None:
         """Make the running search return as soon as possible (it keeps its best move)."""
+        if self._multi is not None:
+            return self._multi.stop()
         self._context.stats[S_STOP] = 1
 
     def new_game(self) -> None:
         """Forget the transposition table."""
+        if self._multi is not None:
+            return self._multi.clear()
         self._context.clear()
 
     def search(
@@ -187,6 +205,9 @@ class Engine:
         if get_variant(board.variant) != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
         with self._lock:
+            if self._multi is not None:
+                yield from self._multi.iterate(board, time, depth, nodes)
+                return
             yield from self._root(board, time, depth, nodes)
 
     def _root(

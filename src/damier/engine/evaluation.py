@@ -13,7 +13,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from damier.geometry import geometry_of
+from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel import layout as L
 from damier.kernel.jit import kernel
 from damier.rules import BoardKind, Range, Variant
@@ -43,6 +43,7 @@ def evaluation_tables(variant: Variant) -> tuple[npt.NDArray[np.int32], npt.NDAr
     owner); ``extra`` holds the weights that are not per cell."""
     weights = _weights()[family_of(variant)]
     geometry = geometry_of(variant)
+    assert isinstance(geometry, SquareGeometry)  # two players: multi-player boards have their own
     height, width = geometry.height, geometry.width
     pst = np.zeros((5, geometry.cell_count), dtype=np.int32)
     middle_row, middle_column = (height - 1) / 2, (width - 1) / 2

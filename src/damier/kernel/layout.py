@@ -1,7 +1,8 @@
 """Integer layouts shared by the kernel and the layer above it.
 
 Pieces: 0 is an empty cell; player ``p``'s man is ``2p + 1`` and his king ``2p + 2``, so any
-number of players fits in an int8.
+number of players fits in an int8. In a game of ``n`` players, pieces of "player" ``n`` are
+dead: they belong to nobody, block, and anyone may capture them.
 
 A generated move is one row of an int32 array:
 
@@ -51,7 +52,9 @@ R_CHOICE = 12  # the criteria, in priority order (4 slots)
 R_KING_VALUE = 16  # a king's worth for CHOICE_MOST_VALUE (a man is 100)
 R_CROWNING_WINS = 33  # 1: the first player to crown wins (Breakthrough)
 R_OPPOSITE = 17  # R_OPPOSITE + d: the direction opposite to d (up to 16 directions)
-R_SIZE = 34
+R_TEAM = 34  # R_TEAM + p: player p's team; p = players is the dead pieces' (no team)
+R_TEAMS = R_TEAM + 9  # 1 when some players are partners (team mode)
+R_SIZE = R_TEAMS + 1
 
 # Kinds of direction lists in ``Tables.dirs`` and rows of ``Tables.counts``.
 MAN_STEP = 0
@@ -59,6 +62,8 @@ MAN_CAPTURE = 1
 KING_STEP = 2
 KING_CAPTURE = 3
 CROWN = 4  # counts[CROWN, player, cell] is 1 where that player's men are crowned
+AREA = 5  # counts[AREA, 0, cell]: the cell's area; a line entering another area turns round
+SHARED = 4  # dirs[SHARED, 0, cell, d]: leading cells of ray d that another label walks too
 
 # Rows of the capture-search work array (``Scratch.work``).
 W_CAPS = 0  # captured cells in order

@@ -15,6 +15,7 @@ import numpy as np
 
 from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.layout import (
+    AREA,
     CAPS,
     CHOICE_MOST_KINGS,
     CHOICE_MOST_PIECES,
@@ -46,6 +47,9 @@ from damier.kernel.layout import (
     R_OPPOSITE,
     R_PROMOTION,
     R_STOP_BEHIND_KING,
+    R_TEAM,
+    R_TEAMS,
+    SHARED,
     TO,
     W_CAPS,
     W_CODES,
@@ -165,7 +169,7 @@ def _emit_capture(t, moves, state, dedupe, origin, piece, new_piece, ncap, caps,
 # Fields of one frame of the capture search stack (one frame per jump made so far).
 _F_CUR = 0  # cell the capturing piece stands on
 _F_KING = 1  # 1 if it captures as a king from here
-_F_LAST = 2  # direction of the jump that brought it here (-1 at the start)
+_F_LAST = 2  # the direction back along the jump that brought it here (-1 at the start)
 _F_K = 3  # index of the direction being tried
 _F_DIR = 4  # that direction
 _F_VICTIM = 5  # cell of the piece being jumped
@@ -176,6 +180,24 @@ _F_FINISHED = 9  # bit mask of landing indices where the capture ends
 _F_WENT_ON = 10  # 1 if some landing cell let the capture go on
 _F_JUMPED = 11  # 1 once a jump was found from this frame's cell
 FRAME_FIELDS = 12
+
+
+@kernel_inline
+def _friendly(t, code, player):
+    """Whether the piece ``code`` belongs to ``player`` or to a partner (team mode)."""
+    owner = (code - 1) >> 1
+    if owner == player:
+        return True
+    return t.rules[R_TEAMS] == 1 and t.rules[R_TEAM + owner] == t.rules[R_TEAM + player]
+
+
+@kernel_inline
+def _back(t, cur, land, d):
+    """The direction that walks from ``land`` back to ``cur`` along ``d``: its opposite, or
+    ``d`` itself when the line crossed into another area, whose frame is turned round."""
+    if t.counts[AREA, 0, land] == t.counts[AREA, 0, cur]:
+        return t.rules[R_OPPOSITE + d]
+    return d
 
 
 @kernel_inline
@@ -197,7 +219,7 @@ def _next_jump(t, sq, player, frames, level, marked):
     while k < count:
         d = t.dirs[KING_CAPTURE, player, cur, k] if king else t.dirs[MAN_CAPTURE, player, cur, k]
         k += 1
-        if last >= 0 and rules[R_NO_REVERSAL] == 1 and d == rules[R_OPPOSITE + last]:
+        if last >= 0 and rules[R_NO_REVERSAL] == 1 and d == last:
             continue
         i = 0
         victim = rays[cur, d, 0]
@@ -208,7 +230,7 @@ def _next_jump(t, sq, player, frames, level, marked):
         if victim < 0:
             continue
         code = sq[victim]
-        if code == 0 or (code - 1) >> 1 == player or marked[victim] == 1:
+        if code == 0 or _friendly(t, code, player) or marked[victim] == 1:
             continue
         victim_king = code % 2 == 0
         if victim_king and not king and rules[R_MEN_TAKE_KINGS] == 0:
@@ -223,6 +245,18 @@ def _next_jump(t, sq, player, frames, level, marked):
             or (victim_king and rules[R_STOP_BEHIND_KING] == 1)
         ):
             stop = first + 1
+        skip = t.dirs[SHARED, 0, cur, d]
+        if skip > first:
+            # A hub branch: landing cells before the hub belong to the line's main label;
+            # this label lands only beyond it, over empty cells.
+            open_line = skip < stop
+            for j in range(first, min(skip, stop)):
+                if rays[cur, d, j] < 0 or sq[rays[cur, d, j]] != 0:
+                    open_line = False
+                    break
+            if not open_line:
+                continue
+            first = skip
         frames[level, _F_K] = k
         frames[level, _F_DIR] = d
         frames[level, _F_VICTIM] = victim
@@ -301,7 +335,7 @@ def _captures_from(t, sq, player, origin, piece, work, frames, moves, state, ded
             level += 1
             frames[level, _F_CUR] = land
             frames[level, _F_KING] = king
-            frames[level, _F_LAST] = d
+            frames[level, _F_LAST] = _back(t, cur, land, d)
             frames[level, _F_K] = 0
             frames[level, _F_JUMPED] = 0
             seeking = True
@@ -369,18 +403,20 @@ def _quiet_moves(t, sq, player, moves, state, write):
             flying = rules[R_KING_FLYING] == 1
             for k in range(t.counts[KING_STEP, player, cell]):
                 d = t.dirs[KING_STEP, player, cell, k]
+                skip = t.dirs[SHARED, 0, cell, d]  # cells another label reaches
                 for i in range(length):
                     to = rays[cell, d, i]
                     if to < 0 or sq[to] != 0:
                         break
-                    _add_quiet(t, moves, state, cell, to, code, player, write)
+                    if i >= skip:
+                        _add_quiet(t, moves, state, cell, to, code, player, write)
                     if not flying:
                         break
         elif code == man_code:
             for k in range(t.counts[MAN_STEP, player, cell]):
                 d = t.dirs[MAN_STEP, player, cell, k]
                 to = rays[cell, d, 0]
-                if to < 0:
+                if to < 0 or t.dirs[SHARED, 0, cell, d] > 0:
                     continue
                 if sq[to] == 0:
                     _add_quiet(t, moves, state, cell, to, code, player, write)
@@ -403,7 +439,7 @@ def _man_may_jump(t, sq, player, cell):
     for k in range(t.counts[MAN_CAPTURE, player, cell]):
         d = t.dirs[MAN_CAPTURE, player, cell, k]
         victim = rays[cell, d, 0]
-        if victim < 0 or sq[victim] == 0 or (sq[victim] - 1) >> 1 == player:
+        if victim < 0 or sq[victim] == 0 or _friendly(t, sq[victim], player):
             continue
         land = rays[cell, d, 1]
         if land >= 0 and sq[land] == 0:

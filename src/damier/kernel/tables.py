@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from damier.geometry import SquareGeometry, geometry_of
+from damier.geometry import Geometry, geometry_of
 from damier.kernel import layout as L
 from damier.rules.description import (
     Choice,
@@ -50,10 +50,11 @@ class Tables(NamedTuple):
     dirs: Int8Array
     """``dirs[kind, player, cell, k]``: the k-th direction a man steps (kind ``MAN_STEP``),
     a man captures (``MAN_CAPTURE``), a king moves (``KING_STEP``) or captures
-    (``KING_CAPTURE``) in."""
+    (``KING_CAPTURE``) in; ``dirs[SHARED, 0, cell, d]``: the leading cells of ray ``d`` that
+    belong to another label (a line branching at a hub)."""
     counts: Int8Array
     """``counts[kind, player, cell]``: how many directions ``dirs`` lists; row ``CROWN`` is 1
-    where that player's men are crowned."""
+    where that player's men are crowned; ``counts[AREA, 0, cell]`` is the cell's area."""
     zobrist: npt.NDArray[np.uint64]
     """``zobrist[cell, piece]``: hash key of a piece code on a cell (column 0 unused); the
     last row holds the key of each player to move."""
@@ -63,9 +64,9 @@ class Tables(NamedTuple):
 
 
 def _direction_lists(
-    geometry: SquareGeometry, players: int, allowed: frozenset[Direction]
+    geometry: Geometry, players: int, allowed: frozenset[Direction]
 ) -> tuple[Int8Array, Int8Array]:
-    cells, directions = geometry.cell_count, len(geometry.steps)
+    cells, directions = geometry.cell_count, geometry.direction_count
     table = np.full((players, cells, directions), -1, dtype=np.int8)
     counts = np.zeros((players, cells), dtype=np.int8)
     for player in range(players):
@@ -73,7 +74,7 @@ def _direction_lists(
             for direction in range(directions):
                 if geometry.rays[cell, direction, 0] < 0:
                     continue
-                if geometry.direction_class(player, direction) in allowed:
+                if geometry.direction_class(player, cell, direction) in allowed:
                     table[player, cell, counts[player, cell]] = direction
                     counts[player, cell] += 1
     return table, counts
@@ -90,11 +91,11 @@ def _max_captures(variant: Variant) -> int:
 def compile_tables(variant: Variant) -> Tables:
     """The kernel tables of ``variant`` (built once per variant)."""
     geometry = geometry_of(variant)
-    players = 2
+    players = variant.players
     cells = geometry.cell_count
-    directions = len(geometry.steps)
-    dirs = np.full((4, players, cells, directions), -1, dtype=np.int8)
-    counts = np.zeros((5, players, cells), dtype=np.int8)
+    directions = geometry.direction_count
+    dirs = np.full((5, players, cells, directions), -1, dtype=np.int8)
+    counts = np.zeros((6, players, cells), dtype=np.int8)
     kinds = {
         L.MAN_STEP: variant.man_moves,
         L.MAN_CAPTURE: variant.man_captures,
@@ -103,15 +104,20 @@ def compile_tables(variant: Variant) -> Tables:
     }
     for kind, allowed in kinds.items():
         dirs[kind], counts[kind] = _direction_lists(geometry, players, allowed)
+    dirs[L.SHARED, 0] = geometry.shared
+    counts[L.AREA, 0] = geometry.areas
     for player in range(players):
-        row = geometry.crowning_row(player)
-        for cell, (cell_row, _) in enumerate(geometry.coordinates):
-            counts[L.CROWN, player, cell] = cell_row == row
+        for cell in range(cells):
+            counts[L.CROWN, player, cell] = geometry.crowns(player, cell)
     rng = np.random.default_rng(20261121)
     top = np.iinfo(np.uint64).max
     zobrist = rng.integers(
         0, top, size=(cells + 1, 2 * players + 1), dtype=np.uint64, endpoint=True
     )
+    # Then the dead pieces' codes (player ``players``), drawn after the others so that the
+    # players' keys stay what they always were.
+    dead = rng.integers(0, top, size=(cells + 1, 2), dtype=np.uint64, endpoint=True)
+    zobrist = np.hstack([zobrist, dead])
     zobrist[:cells, 0] = 0
     rules = np.zeros(L.R_SIZE, dtype=np.int64)
     rules[L.R_PLAYERS] = players
@@ -132,4 +138,8 @@ def compile_tables(variant: Variant) -> Tables:
         rules[L.R_CHOICE + index] = _CHOICE_IDS[criterion]
     for direction in range(directions):
         rules[L.R_OPPOSITE + direction] = geometry.opposite(direction)
+    for player, team in enumerate(variant.team_of):
+        rules[L.R_TEAM + player] = team
+    rules[L.R_TEAM + players] = -1
+    rules[L.R_TEAMS] = bool(variant.teams)
     return Tables(rays=geometry.rays, dirs=dirs, counts=counts, zobrist=zobrist, rules=rules)

@@ -1,46 +1,84 @@
 """FEN as PDN 3.0 writes it: ``W:W31-50:B1-20``, ``B:WK4,21-32:B1-12``, ``W:Wa2,b2:Ba7``.
 
+Multi-player boards use one field per player, each opened by the player's letter (W, B, R,
+G, Y, P, O, C in turn order), and an ``X`` field for dead pieces:
+``R:WWa1,Wc1:BBa1:RKRd4``.
+
 Reading is strict: any error names the field and what is wrong with it.
 """
 
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from damier.errors import FenError
-from damier.geometry import SquareGeometry, geometry_of
-from damier.geometry.square import square_index
-from damier.rules.description import Variant
+from damier.geometry import Geometry, SquareGeometry, geometry_of
+from damier.geometry.base import name_index
+from damier.rules.description import PLAYER_LETTERS, Variant
 
-PLAYER_LETTERS = "WB"
-"""FEN letter of each player: 0 = White, 1 = Black."""
+DEAD_LETTER = "X"
+"""FEN letter of the dead pieces of eliminated players (multi-player option)."""
+
+
+def letters(variant: Variant) -> str:
+    """The FEN letters of the variant's players, in turn order."""
+    return PLAYER_LETTERS[: variant.players]
+
+
+_TAG = re.compile(r'\[\s*FEN\s+"(.*)"\s*\]', flags=re.DOTALL)
+"""A FEN given as its PDN tag."""
 
 
 def _man(player: int) -> int:
     return 2 * player + 1
 
 
-def _expand(geometry: SquareGeometry, token: str, letter: str) -> list[int]:
-    """Cells named by one comma-separated token: a square or, on numbered boards, a range."""
+def _expand(geometry: Geometry, token: str, letter: str) -> list[int]:
+    """Cells named by one comma-separated token that is not a square name: on numbered
+    boards a range such as ``31-50``; anything else is an error naming the token."""
     field = f"the {letter} pieces"
     if geometry.numeric and re.fullmatch(r"\d+-\d+", token):
         low, high = (int(part) for part in token.split("-"))
         if low > high:
             raise FenError(f"range {token!r} in {field} runs backwards")
-        return [_cell(geometry, str(number), field) for number in range(low, high + 1)]
+        numbered = _numbered(geometry)
+        if low >= 1 and high < len(numbered):
+            return numbered[low : high + 1]
+        return [_cell(geometry, str(n), field) for n in range(low, high + 1)]
     return [_cell(geometry, token, field)]
 
 
-def _cell(geometry: SquareGeometry, name: str, field: str) -> int:
+@cache
+def _numbered(geometry: Geometry) -> list[int]:
+    """``numbered[n]``: the cell numbered ``n`` on a numbered board (index 0 unused)."""
+    cells = [-1] * (geometry.cell_count + 1)
+    for cell, name in enumerate(geometry.names):
+        cells[int(name)] = cell
+    return cells
+
+
+@cache
+def _crowning(geometry: Geometry, players: int) -> tuple[frozenset[int], ...]:
+    """Each player's crowning cells, where a FEN may not put his men."""
+    return tuple(
+        frozenset(c for c in range(geometry.cell_count) if geometry.crowns(p, c))
+        for p in range(players)
+    )
+
+
+def _cell(geometry: Geometry, name: str, field: str) -> int:
     try:
         return geometry.parse_square(name)
     except ValueError:
         pass
-    if re.fullmatch(r"[a-z]\d+", name) and len(geometry.algebraic_names) < (
-        geometry.width * geometry.height
+    if (
+        isinstance(geometry, SquareGeometry)
+        and re.fullmatch(r"[a-z]\d+", name)
+        and len(geometry.algebraic_names) < (geometry.width * geometry.height)
     ):
         raise FenError(f"square {name!r} in {field} is not a playable square") from None
     if name.isdigit():
@@ -60,9 +98,9 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
     (1, 1)
     """
     geometry = geometry_of(variant)
-    index = square_index(geometry)
+    index = name_index(geometry)
     body = text.strip()
-    wrapped = re.fullmatch(r'\[\s*FEN\s+"(.*)"\s*\]', body, flags=re.DOTALL)
+    wrapped = _TAG.fullmatch(body) if body.startswith("[") else None
     if wrapped:
         body = wrapped.group(1).strip()
     body = body.rstrip(".").replace(" ", "")
@@ -70,10 +108,14 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
         raise FenError("empty FEN")
     fields = body.split(":")
     side = fields[0].upper()
-    if side not in PLAYER_LETTERS or len(side) != 1:
-        raise FenError(f"FEN must start with the side to move, W or B, not {fields[0]!r}")
+    players = letters(variant)
+    if side not in players or len(side) != 1:
+        raise FenError(
+            f"FEN must start with the side to move, one of {', '.join(players)}, not {fields[0]!r}"
+        )
     codes = [0] * geometry.cell_count
-    counts = [0, 0]
+    counts = [0] * (variant.players + 1)
+    crowning = (*_crowning(geometry, variant.players), frozenset())  # dead men never crown
     seen: set[str] = set()
     for field in fields[1:]:
         if not field:
@@ -81,13 +123,14 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
         letter = field[0].upper()
         if letter in "HF" and field[1:].isdigit():
             continue  # move counters of lidraughts-style FEN; the game layer reads them
-        if letter not in PLAYER_LETTERS:
-            raise FenError(f"FEN field {field!r} must start with W or B")
+        owners = players + (DEAD_LETTER if variant.players > 2 else "")
+        if letter not in owners:
+            raise FenError(f"FEN field {field!r} must start with one of {', '.join(owners)}")
         if letter in seen:
             raise FenError(f"FEN gives the pieces of {letter} twice")
         seen.add(letter)
-        player = PLAYER_LETTERS.index(letter)
-        crowning_row = geometry.crowning_row(player)
+        player = owners.index(letter)
+        man, crowns = _man(player), crowning[player]
         for raw in field[1:].split(","):
             token = raw.strip().lower()
             if not token:
@@ -97,24 +140,26 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
             name = token[1:] if king else token
             named = (index[name],) if name in index else _expand(geometry, name, letter)
             for cell in named:
-                square = geometry.names[cell]
                 if codes[cell] != 0:
-                    raise FenError(f"square {square} is given twice")
-                if not king and geometry.coordinates[cell][0] == crowning_row:
+                    raise FenError(f"square {geometry.names[cell]} is given twice")
+                if not king and cell in crowns:
+                    square = geometry.names[cell]
                     raise FenError(
                         f"a {letter} man on {square} stands on its crowning row; "
                         f"write it as a king (K{square})"
                     )
-                codes[cell] = _man(player) + (1 if king else 0)
-                counts[player] += 1
+                codes[cell] = man + king
+            counts[player] += len(named)
     start = variant.pieces_per_player
-    for player, letter in enumerate(PLAYER_LETTERS):
+    for player, letter in enumerate(players):
         if counts[player] > start[player]:
             raise FenError(
                 f"{letter} has {counts[player]} pieces; {variant.name} starts with {start[player]}"
             )
+    if sum(counts) > sum(start):
+        raise FenError(f"{sum(counts)} pieces; {variant.name} starts with {sum(start)}")
     cells = np.array(codes, dtype=np.int8)
-    return cells, PLAYER_LETTERS.index(side)
+    return cells, players.index(side)
 
 
 def _runs(numbers: list[int]) -> list[str]:
@@ -138,7 +183,10 @@ def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
     """The FEN of a position, in the variant's square names, men runs as ranges."""
     geometry = geometry_of(variant)
     fields = [PLAYER_LETTERS[turn]]
-    for player, letter in enumerate(PLAYER_LETTERS):
+    owners = letters(variant)
+    if variant.players > 2 and np.any(cells >= _man(variant.players)):
+        owners += DEAD_LETTER
+    for player, letter in enumerate(owners):
         man = _man(player)
         if geometry.numeric:
             men = sorted(int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man)
@@ -154,6 +202,9 @@ def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
     return ":".join(fields)
 
 
-def _algebraic_key(geometry: SquareGeometry, cell: int) -> tuple[int, int]:
+def _algebraic_key(geometry: Geometry, cell: int) -> tuple[int, int]:
+    """Algebraic squares by rank then file; other boards in cell order."""
+    if not isinstance(geometry, SquareGeometry):
+        return (cell, 0)
     row, column = geometry.coordinates[cell]
     return (geometry.height - row, column)

@@ -8,30 +8,30 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from damier.geometry import Cell, SquareGeometry
+from damier.geometry import Cell, Geometry
 
 _SEPARATORS = re.compile(r"\s*[-x:]\s*", flags=re.IGNORECASE)
 
 
 @cache
-def public_names(geometry: SquareGeometry) -> tuple[int | str, ...]:
+def public_names(geometry: Geometry) -> tuple[int | str, ...]:
     """Every cell's name as users see it (see :func:`square_name`)."""
     return tuple(square_name(geometry, cell) for cell in range(geometry.cell_count))
 
 
-def square_name(geometry: SquareGeometry, cell: Cell) -> int | str:
+def square_name(geometry: Geometry, cell: Cell) -> int | str:
     """The name of a cell as users see it: a number on numbered boards, else ``"d4"``."""
     name = geometry.names[cell]
     return int(name) if geometry.numeric else name
 
 
-def write_move(geometry: SquareGeometry, path: tuple[Cell, ...], capture: bool) -> str:
+def write_move(geometry: Geometry, path: tuple[Cell, ...], capture: bool) -> str:
     """Notation of the move along ``path`` (origin, landing cells...)."""
     separator = "x" if capture else "-"
     return separator.join(geometry.names[cell] for cell in path)
 
 
-def split_move(geometry: SquareGeometry, text: str) -> tuple[list[Cell], bool]:
+def split_move(geometry: Geometry, text: str) -> tuple[list[Cell], bool]:
     """The cells a move text names, and whether it was written as a capture.
 
     Raises ValueError naming the part of the text that is not a square.

@@ -9,6 +9,13 @@ and column, and the next game is read as usual.
 >>> game = games[0].replay()
 >>> write_pdn(game).splitlines()[-1]
 '1. 22-18 11-15 2. 18x11 8x15 *'
+
+Multi-player games (RULES.md 12.2) are written the same way, with a name tag per player
+(``White``, ``Black``, ``Red``, ...), a ``Variant`` tag, and each move numbered on its own
+(turns skip the players who are out). A player who resigns or loses on time between two
+moves is written ``R:resigns`` or ``R:time`` (his letter). PDN results are for two
+players: the movetext ends with ``*`` and the ``Ranking`` tag holds the places, first to
+last, players sharing a place joined by ``=``: ``[Ranking "R, W=B"]``.
 """
 
 from __future__ import annotations
@@ -17,14 +24,50 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from damier.board import Board
+from damier.board import PLAYER_NAMES, Board, Move
 from damier.errors import FenError, IllegalMoveError
-from damier.game import Game
+from damier.game import Forfeit, Game, Ranking
 from damier.rules import Variant, all_variants, get_variant
+from damier.rules.description import PLAYER_LETTERS
 from damier.rules.variants import UnknownVariantError
 
 RESULTS = {"2-0": 0, "1-0": 0, "0-2": 1, "0-1": 1, "1-1": None, "1/2-1/2": None, "0-0": None}
 """PDN result tokens and the winner they name (None: a draw); ``*`` is an unfinished game."""
+
+PLAYER_TAGS = tuple(name.capitalize() for name in PLAYER_NAMES)
+"""The tag naming each player: ``White``, ``Black``, then ``Red``, ``Green``... on
+multi-player boards."""
+
+_FORFEIT_WORDS = {"resignation": "resigns", "time forfeit": "time"}
+"""How a forfeit's reason is written after the player's letter (any other: ``forfeits``)."""
+_FORFEIT = re.compile(r"^([A-Z]):(resigns|time|forfeits)$")
+
+
+def forfeit_text(forfeit: Forfeit) -> str:
+    """The movetext word of a forfeit: ``R:resigns``, ``B:time``."""
+    word = _FORFEIT_WORDS.get(forfeit.reason, "forfeits")
+    return f"{PLAYER_LETTERS[forfeit.player]}:{word}"
+
+
+def parse_forfeit(text: str) -> Forfeit | None:
+    """The forfeit a movetext word names, or None if it is not one."""
+    match = _FORFEIT.match(text)
+    if match is None:
+        return None
+    reasons = {word: reason for reason, word in _FORFEIT_WORDS.items()}
+    player = PLAYER_LETTERS.index(match.group(1))
+    return Forfeit(player, reasons.get(match.group(2), "forfeit"))
+
+
+def parse_ranking(text: str, players: int) -> Ranking:
+    """The places a ``Ranking`` tag names (``"R, W=B"``); ValueError if it does not name
+    every player once."""
+    letters = list(PLAYER_LETTERS[:players])
+    places = [[letter.strip() for letter in place.split("=")] for place in text.split(",")]
+    named = sorted(letter for place in places for letter in place)
+    if named != sorted(letters):
+        raise ValueError(f"Ranking {text!r} must name each of {', '.join(letters)} once")
+    return tuple(tuple(letters.index(letter) for letter in place) for place in places)
 
 
 class PdnError(ValueError):
@@ -88,10 +131,20 @@ class PdnGame:
             raise PdnError(str(error), self.line, 1) from None
         for node in self.moves:
             try:
-                game.push(node.text)
+                forfeit = parse_forfeit(node.text)
+                if forfeit is None:
+                    game.push(node.text)
+                else:
+                    game.forfeit(forfeit.player, forfeit.reason)
             except (IllegalMoveError, ValueError) as error:
                 raise PdnError(str(error), node.line, node.column) from None
-        if game.result is None and self.result in RESULTS:
+        if game.result is None and variant.players > 2 and "Ranking" in self.tags:
+            try:
+                ranking = parse_ranking(self.tags["Ranking"], variant.players)
+            except ValueError as error:
+                raise PdnError(str(error), self.line, 1) from None
+            game.adjudicate(None, self.tags.get("Termination", "recorded result"), ranking)
+        elif game.result is None and self.result in RESULTS:
             winner = RESULTS[self.result]
             game.adjudicate(winner, "recorded result")
         return game
@@ -100,7 +153,8 @@ class PdnGame:
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _WORD = re.compile(r"[^\s\[\]{}();]+")
 _MOVE_NUMBER = re.compile(r"^(\d+)\.+")
-_MOVE = re.compile(r"^([a-z]?\d+)([-x:][a-z]?\d+)+$", re.IGNORECASE)
+# A square: a number, a letter and a rank (d4), or on radial boards the area's letter too (Rd4).
+_MOVE = re.compile(r"^([a-z]{0,2}\d+)([-x:][a-z]{0,2}\d+)+$", re.IGNORECASE)
 _GLYPH = re.compile(r"[!?]+$")
 
 
@@ -256,7 +310,7 @@ def read_pdn(text: str) -> list[PdnGame]:
         glyph = _GLYPH.search(word)
         if glyph:
             word = word[: glyph.start()]
-        if not _MOVE.match(word):
+        if not _MOVE.match(word) and parse_forfeit(word) is None:
             game.errors.append(PdnError(f"{chunk!r} is not a move", line, column))
             continue
         node = Node(word, line, column)
@@ -278,14 +332,21 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _movetext(nodes: list[Node], first_ply: int) -> list[str]:
+def _movetext(nodes: list[Node], first_ply: int, each: bool = False) -> list[str]:
     """``first_ply`` counts half moves from the first move of move pair 1 (the move of
-    the variant's first player)."""
+    the variant's first player); with ``each`` (multi-player games) it counts moves, and
+    every move has its number. Forfeits are not moves: they have no number."""
     words: list[str] = []
+    ply = first_ply
     for index, node in enumerate(nodes):
-        ply = first_ply + index
+        if parse_forfeit(node.text) is not None:
+            words.append(node.text)
+            words.extend("{" + comment + "}" for comment in node.comments)
+            continue
         number = ply // 2 + 1
-        if ply % 2 == 0:
+        if each:
+            words.append(f"{ply + 1}.")
+        elif ply % 2 == 0:
             words.append(f"{number}.")
         elif index == 0 or nodes[index - 1].comments or nodes[index - 1].variations:
             words.append(f"{number}...")
@@ -293,8 +354,9 @@ def _movetext(nodes: list[Node], first_ply: int) -> list[str]:
         words.extend(n for n in node.nags if n.startswith("$"))
         words.extend("{" + comment + "}" for comment in node.comments)
         for variation in node.variations:
-            inner = _movetext(variation, ply)
+            inner = _movetext(variation, ply, each)
             words.append("(" + " ".join(inner) + ")")
+        ply += 1
     return words
 
 
@@ -310,6 +372,14 @@ def _wrap(words: list[str], width: int = 79) -> str:
     return "\n".join(lines)
 
 
+def _players(game: PdnGame) -> int:
+    """How many players the game's variant has (2 if its tags name no known variant)."""
+    try:
+        return game.variant().players
+    except ValueError:
+        return 2
+
+
 def _second_half(game: PdnGame) -> bool:
     """Whether the game's first move is the second half of move pair 1: the side to move
     (FEN tag, else the variant's start) is not the variant's first player."""
@@ -323,17 +393,22 @@ def _second_half(game: PdnGame) -> bool:
 
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+_FIRST_TAGS = (*SEVEN_TAGS[:4], *PLAYER_TAGS, "Result", "Ranking")
+"""Tags written first, in this order: the seven of PDN, every player's name after Black."""
 
 
 def dump_pdn(game: PdnGame) -> str:
     """A parsed game written back: tags, comments, variations and result kept."""
     tags = dict(game.tags)
     tags["Result"] = game.result
-    ordered = [t for t in SEVEN_TAGS if t in tags] + [t for t in tags if t not in SEVEN_TAGS]
+    ordered = [t for t in _FIRST_TAGS if t in tags] + [t for t in tags if t not in _FIRST_TAGS]
     head = "\n".join(f'[{name} "{_escape(tags[name])}"]' for name in ordered)
-    offset = 1 if _second_half(game) else 0
     words = ["{" + game.comment + "}"] if game.comment else []
-    words += [*_movetext(game.moves, offset), game.result]
+    if _players(game) > 2:
+        words += _movetext(game.moves, 0, each=True)
+    else:
+        words += _movetext(game.moves, 1 if _second_half(game) else 0)
+    words.append(game.result)
     return f"{head}\n\n{_wrap(words)}\n"
 
 
@@ -362,9 +437,13 @@ def _normalised_line(nodes: list[Node], board: Board) -> list[Node]:
     for node in nodes:
         copy = Node(node.text, node.line, node.column, list(node.comments), list(node.nags))
         copy.variations = [_normalised_line(variation, board) for variation in node.variations]
+        forfeit = parse_forfeit(node.text)
         if legal:
             try:
-                copy.text = board.push(node.text).notation
+                if forfeit is None:
+                    copy.text = board.push(node.text).notation
+                else:
+                    board.eliminate(forfeit.player)
             except ValueError:
                 legal = False
         line.append(copy)
@@ -381,10 +460,15 @@ def game_record(game: Game, tags: dict[str, str] | None = None) -> PdnGame:
         record.tags.setdefault("Variant", variant.name)
     if game.start_fen != Board(variant).fen:
         record.tags["FEN"] = game.start_fen
-    record.moves = [Node(move.notation, 0, 0) for move in game.moves]
+    record.moves = [
+        Node(event.notation if isinstance(event, Move) else forfeit_text(event), 0, 0)
+        for event in game.events
+    ]
     record.result = game.result.pdn if game.result is not None else "*"
     if game.result is not None:
         record.tags.setdefault("Termination", game.result.reason)
+        if variant.players > 2:
+            record.tags["Ranking"] = game.result.ranking_text
     return record
 
 
@@ -394,13 +478,17 @@ def write_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
 
 
 __all__ = [
+    "PLAYER_TAGS",
     "RESULTS",
     "Node",
     "PdnError",
     "PdnGame",
     "dump_pdn",
+    "forfeit_text",
     "game_record",
     "normalised",
+    "parse_forfeit",
+    "parse_ranking",
     "read_pdn",
     "write_pdn",
 ]

@@ -15,6 +15,10 @@ from typing import Any
 
 from damier.rules.draws import REPETITION_ONLY, DrawRule
 
+PLAYER_LETTERS = "WBRGYPOC"
+"""Each player's letter in FEN, in turn order: White, Black, then (multi-player boards) Red,
+Green, Yellow, Purple, Orange, Cyan."""
+
 
 class Direction(StrEnum):
     """A direction relative to the player who moves (his *forward* is towards the opponent)."""
@@ -45,6 +49,37 @@ class BoardKind(StrEnum):
     """Dark squares, a dark square at each player's near right (Italian, Spanish)."""
     ALL = "all"
     """All squares (Turkish, Croda, Dameo)."""
+
+
+class Topology(StrEnum):
+    """The shape of the board: what the geometry layer builds."""
+
+    SQUARE = "square"
+    """A rectangle of squares (with ``corner`` > 0, the four-player cross)."""
+    RADIAL = "radial"
+    """RULES.md 12.2's radial board R_n: one 4x8 area per player round a centre hub."""
+    HEX = "hex"
+    """The three-player hexagon of 61 hexagonal cells."""
+
+
+class Blocked(StrEnum):
+    """What happens to a player of a multi-player game who has no legal move on his turn."""
+
+    ELIMINATED = "eliminated"
+    """He is out of the game (RULES.md 12.2's default)."""
+    PASS = "pass"
+    """He passes while he still has pieces (option ``SKIP_WHEN_BLOCKED``)."""
+
+
+class Leftovers(StrEnum):
+    """What becomes of an eliminated player's pieces (multi-player games)."""
+
+    REMOVED = "removed"
+    """They leave the board (default)."""
+    DEAD = "dead"
+    """They stay as neutral pieces that block, and that anyone may capture."""
+    TO_ELIMINATOR = "to-eliminator"
+    """They change hands to the player whose move eliminated him."""
 
 
 class Numbering(StrEnum):
@@ -185,6 +220,21 @@ class Variant:
     """The goal is inverted: a player with no legal move on his turn wins."""
     crowning_wins: bool = False
     """The first player to crown a king wins (Breakthrough)."""
+    players: int = 2
+    """Players round the board, numbered 0..n-1 in turn order (clockwise)."""
+    topology: Topology = Topology.SQUARE
+    """The board's shape; ``width``, ``height`` and ``board`` describe square boards."""
+    corner: int = 0
+    """Squares cut from each corner of a square board (3: the four-player cross)."""
+    hub_opposite: bool = False
+    """Radial boards: a diagonal through the centre goes on only into the opposite area
+    (option ``hub-opposite``), not into any other area of the mover's choice."""
+    teams: tuple[tuple[int, ...], ...] = ()
+    """Multi-player team mode: the partnerships; partners' pieces count as one's own."""
+    when_blocked: Blocked = Blocked.ELIMINATED
+    """Multi-player: a player with no legal move is eliminated, or only passes."""
+    leftovers: Leftovers = Leftovers.REMOVED
+    """Multi-player: what becomes of an eliminated player's pieces."""
     draw_rules: tuple[DrawRule, ...] = REPETITION_ONLY
     """The draw rules of the variant's federation, checked after every move."""
     pdn_game_type: int | None = None
@@ -198,8 +248,17 @@ class Variant:
 
     @property
     def first_player(self) -> int:
-        """The player who moves first (0 = White, 1 = Black), read from the start FEN."""
-        return 1 if self.start_fen.lstrip().upper().startswith("B") else 0
+        """The player who moves first (0 = White, 1 = Black, ...), read from the start FEN."""
+        return PLAYER_LETTERS.index(self.start_fen.lstrip()[0].upper())
+
+    @property
+    def team_of(self) -> tuple[int, ...]:
+        """Each player's team (his own number when there are no teams)."""
+        teams = list(range(self.players))
+        for index, members in enumerate(self.teams):
+            for player in members:
+                teams[player] = self.players + index
+        return tuple(teams)
 
     def __hash__(self) -> int:
         return self._hash
@@ -212,9 +271,9 @@ class Variant:
     @cached_property
     def pieces_per_player(self) -> tuple[int, ...]:
         """Pieces each player has in the start position: the most a position may hold."""
-        counts = [0, 0]
+        counts = [0] * self.players
         for field_text in self.start_fen.split(":")[1:]:
-            player = "WB".index(field_text[0].upper())
+            player = PLAYER_LETTERS.index(field_text[0].upper())
             for token in field_text[1:].split(","):
                 low, _, high = token.strip().lstrip("Kk").partition("-")
                 if high and low.isdigit() and high.isdigit():
@@ -232,8 +291,9 @@ class Variant:
         """This variant with one named option switched on (its name gets ``+option``)."""
         for name, changes in self.options:
             if name == option:
+                # The other options stay available, so they combine: "radial4+teams+dead-pieces".
                 return dataclasses.replace(
-                    self, name=f"{self.name}+{option}", aliases=(), options=(), **dict(changes)
+                    self, name=f"{self.name}+{option}", aliases=(), **dict(changes)
                 )
         known = ", ".join(self.option_names) or "none"
         raise ValueError(f"variant {self.name!r} has no option {option!r} (options: {known})")

@@ -120,7 +120,16 @@ class BareMaterial:
         return material.kings == material.opponent_kings
 
 
-DrawRule = Repetition | QuietMoves | Endgame | StableMaterial | BareMaterial
+@dataclass(frozen=True)
+class QuietRounds:
+    """Multi-player games: ``rounds`` full rounds (every active player moved ``rounds``
+    times) with no capture and no man move (RULES.md 12.2)."""
+
+    rounds: int
+    reason: str
+
+
+DrawRule = Repetition | QuietMoves | Endgame | StableMaterial | BareMaterial | QuietRounds
 
 _THREE_PIECES_ONE_KING = frozenset({(3, 0), (2, 1), (1, 2)})
 _AT_MOST_TWO_ONE_KING = frozenset({(2, 0), (1, 1), (1, 0)})
@@ -181,6 +190,13 @@ SPANISH_DRAWS = (
 
 REPETITION_ONLY = (Repetition(),)
 """Italian, Croda, Dameo, and every giveaway form (RULES.md decision 2)."""
+
+MULTIPLAYER = (
+    Repetition(),
+    QuietRounds(rounds=25, reason="25 rounds without a capture or a man move"),
+)
+"""Every multi-player board (RULES.md 12.2): a position repeated three times with the same
+player to move and the same active players, or 25 quiet rounds, ends the game."""
 
 TURKISH_DRAWS = (Repetition(), BareMaterial())
 """Turkish draughts: one piece each is a draw (RULES.md decision 3)."""

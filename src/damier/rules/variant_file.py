@@ -18,14 +18,22 @@ the ``base`` variant, or without a base the default of :class:`Variant`)::
     pdn_game_type = 25             # PDN GameType number; never taken from the base
 
     [board]                        # required without a base
-    width = 8                      # 2..16 files (2..10 with algebraic numbering)
-    height = 8                     # 2..16 ranks (so at most 256 squares)
-    squares = "dark"               # "dark" | "mirrored" | "all"
-    numbering = "row-by-row"       # "row-by-row" | "spanish" | "algebraic"
+    topology = "square"            # "square" | "radial" | "hex" (RULES.md 12)
+    players = 2                    # 2..8 seats, in turn order (clockwise): white, black,
+                                   #   red, green, yellow, purple, orange, cyan; a square
+                                   #   board seats 2 or 4, a radial one 2..8, a hex one 3
+    width = 8                      # square only: 2..16 files
+    height = 8                     # square only: 2..16 ranks (so at most 256 squares)
+    squares = "dark"               # "dark" | "mirrored" | "all"; radial: "dark" (diagonal
+                                   #   play) or "all" (orthogonal play); hex: "all"
+    numbering = "row-by-row"       # square only: "row-by-row" | "spanish" | "algebraic"
+    corner = 0                     # square only: squares cut from each corner (the cross: 3)
+    hub_opposite = false           # radial, dark squares: a diagonal through the centre
+                                   #   goes on only into the opposite area
 
     [setup]
     fen = "W:W21-32:B1-12"         # required without a base; checked against the board
-    first_player = "white"         # "white" | "black"; rewrites the base FEN's side to move
+    first_player = "white"         # a player's name; rewrites the base FEN's side to move
 
     [men]                          # required without a base
     moves = ["forward-diagonal"]   # directions: forward, sideways, backward,
@@ -54,19 +62,32 @@ the ``base`` variant, or without a base the default of :class:`Variant`)::
     promotion = "at-end"           # "at-end" | "continue-as-king" | "ends-move"
 
     [draws]                        # either a named set ...
-    rules = "fmjd"                 # fmjd fmjd64 wcdf apca spanish turkish repetition-only none
+    rules = "fmjd"                 # fmjd fmjd64 wcdf apca spanish turkish multiplayer
+                                   #   repetition-only none
     # ... or the rules one by one, in the order they are checked:
     # [[draws.rule]]
-    # kind = "quiet-moves"         # repetition | quiet-moves | endgame |
-    # plies = 50                   #   stable-material | bare-material
+    # kind = "quiet-moves"         # repetition | quiet-moves | endgame | stable-material |
+    # plies = 50                   #   bare-material | quiet-rounds (rounds = 25)
     # reason = "25-move rule"
+    #                              # endgame, stable-material and bare-material weigh one
+    #                              #   side against the other: two players only
 
     [goal]
     giveaway = false               # true with no [draws]: repetition only (RULES.md)
     crowning_wins = false          # the first player to crown a king wins (Breakthrough)
 
+    [multiplayer]                  # 3 or more players only (RULES.md 12.2)
+    teams = []                     # partners, e.g. [["white", "red"], ["black", "green"]]:
+                                   #   equal teams of 2 or more that cover every player
+    when_blocked = "eliminated"    # "eliminated" | "pass" (while he still has pieces)
+    leftovers = "removed"          # an eliminated player's pieces: "removed" | "dead"
+                                   #   (neutral, anyone may take them) | "to-eliminator"
+
     [hooks]
     line_moves = false             # Dameo's line move
+
+A multi-player file with no ``[draws]`` (and no multi-player base) plays RULES.md 12.2's
+draws, ``"multiplayer"``: a threefold repetition or 25 quiet rounds.
 
 Every error is a :class:`VariantFileError` naming the file, the line of the offending key
 when it can be found, and what is wrong.
@@ -89,15 +110,19 @@ from damier.rules import draws
 from damier.rules.description import (
     DIAGONAL,
     ORTHOGONAL,
+    PLAYER_LETTERS,
+    Blocked,
     BoardKind,
     Choice,
     CountedKingMoves,
     Direction,
     Landing,
+    Leftovers,
     Numbering,
     Promotion,
     Range,
     Removal,
+    Topology,
     Variant,
 )
 from damier.rules.variants import get_variant
@@ -105,11 +130,16 @@ from damier.rules.variants import get_variant
 MIN_SIDE = 2
 MAX_SIDE = 16
 """Largest width and height a file may ask for: 16 x 16 keeps a board within 256 cells and
-its square names within a..p, well inside what the kernel's tables are sized for."""
+its square names within a..p, well inside what the kernel's tables are sized for (FEN
+tells a man on the k file, ``k2``, from a king, ``Kk2`` or ``K2``, by the board's names)."""
 MAX_CELLS = MAX_SIDE * MAX_SIDE
-MAX_ALGEBRAIC_WIDTH = 10
-"""Widest board with algebraic names: FEN reads ``k2`` as a king on square 2, so the k file
-(the eleventh) cannot be written; wider boards must use numbers."""
+MIN_PLAYERS = 2
+MAX_PLAYERS = len(PLAYER_LETTERS)
+"""Most players round one board: eight, one FEN letter each (W B R G Y P O C)."""
+RADIAL_AREA = (8, 4)
+"""Files and ranks of each player's area on a radial board (the Variant's width, height)."""
+HEX_SIDE = 9
+"""Rows of the hexagonal board, and cells in its middle row (the Variant's width, height)."""
 
 NAMED_DRAW_RULES: dict[str, tuple[draws.DrawRule, ...]] = {
     "fmjd": draws.FMJD,
@@ -118,6 +148,7 @@ NAMED_DRAW_RULES: dict[str, tuple[draws.DrawRule, ...]] = {
     "apca": draws.APCA,
     "spanish": draws.SPANISH_DRAWS,
     "turkish": draws.TURKISH_DRAWS,
+    "multiplayer": draws.MULTIPLAYER,
     "repetition-only": draws.REPETITION_ONLY,
     "none": (),
 }
@@ -127,7 +158,10 @@ _DIRECTION_SHORTHANDS: dict[str, frozenset[Direction]] = {
     "diagonal": DIAGONAL,
     "orthogonal": ORTHOGONAL,
 }
-_PLAYERS = ("white", "black")
+PLAYER_NAMES = ("white", "black", "red", "green", "yellow", "purple", "orange", "cyan")
+"""How a file names the players (``first_player``, ``teams``), in turn order."""
+_TWO_SIDED = (draws.Endgame, draws.StableMaterial, draws.BareMaterial)
+"""Draw rules that weigh one side's material against the other's: two players only."""
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 Path = tuple[str | int, ...]
@@ -217,7 +251,7 @@ def variant_to_toml(variant: Variant) -> str:
     and named options are not written.
     """
     name = re.sub(r"[^a-z0-9_-]+", "-", variant.name.lower()).strip("-_") or "variant"
-    first = _PLAYERS[variant.first_player]
+    first = PLAYER_NAMES[variant.first_player]
     lines = [
         f"# Damier variant file: {variant.title}",
         "# Every switch is written out; see damier.rules.variant_file for the format.",
@@ -229,13 +263,8 @@ def variant_to_toml(variant: Variant) -> str:
     ]
     if variant.pdn_game_type is not None:
         lines.append(f"pdn_game_type = {variant.pdn_game_type}")
+    lines += ["", *_board_toml(variant)]
     lines += [
-        "",
-        "[board]",
-        f"width = {variant.width}",
-        f"height = {variant.height}",
-        f"squares = {_string(variant.board.value)}",
-        f"numbering = {_string(variant.numbering.value)}",
         "",
         "[setup]",
         f"fen = {_string(variant.start_fen.strip())}",
@@ -274,6 +303,15 @@ def variant_to_toml(variant: Variant) -> str:
         "[hooks]",
         f"line_moves = {_bool(variant.line_moves)}",
     ]
+    if variant.players > 2:
+        teams = "[" + ", ".join(_list(PLAYER_NAMES[p] for p in team) for team in variant.teams)
+        lines += [
+            "",
+            "[multiplayer]",
+            f"teams = {teams}]",
+            f"when_blocked = {_string(variant.when_blocked.value)}",
+            f"leftovers = {_string(variant.leftovers.value)}",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -291,6 +329,24 @@ def _bool(value: bool) -> str:
 
 def _list(items: Iterable[str]) -> str:
     return "[" + ", ".join(_string(item) for item in items) + "]"
+
+
+def _board_toml(variant: Variant) -> list[str]:
+    """The [board] table: a square board's size and names; a radial or hexagonal board's
+    shape follows from its topology and players."""
+    lines = [
+        "[board]",
+        f"topology = {_string(variant.topology.value)}",
+        f"players = {variant.players}",
+    ]
+    if variant.topology is Topology.SQUARE:
+        lines += [f"width = {variant.width}", f"height = {variant.height}"]
+    lines.append(f"squares = {_string(variant.board.value)}")
+    if variant.topology is Topology.SQUARE:
+        lines += [f"numbering = {_string(variant.numbering.value)}", f"corner = {variant.corner}"]
+    if variant.topology is Topology.RADIAL and variant.board is not BoardKind.ALL:
+        lines.append(f"hub_opposite = {_bool(variant.hub_opposite)}")
+    return lines
 
 
 def _directions_list(directions: frozenset[Direction]) -> str:
@@ -442,6 +498,11 @@ def _describe(value: object) -> str:
 
 def _known(names: Iterable[str]) -> str:
     return ", ".join(_string(name) for name in names)
+
+
+def _either(words: Sequence[str]) -> str:
+    """``["W", "B", "R"]`` -> ``"W, B or R"``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
 
 
 def _suggest(word: str, names: Sequence[str]) -> str:
@@ -615,7 +676,11 @@ class _Reader:
                 head["pdn_game_type"], ("variant", "pdn_game_type"), 1
             )
         if base is None:
-            self.check_required(document)
+            values |= {
+                field.name: field.default
+                for field in _FIELDS
+                if field.default is not dataclasses.MISSING and field.name not in values
+            }
         for table_name, spec_table in _SIMPLE_TABLES.items():
             if table_name not in document:
                 continue
@@ -624,26 +689,206 @@ class _Reader:
             for key, (field, convert) in spec_table.items():
                 if key in table:
                     values[field] = convert(self, table[key], (table_name, key))
-        if values["numbering"] is Numbering.ALGEBRAIC and values["width"] > MAX_ALGEBRAIC_WIDTH:
-            board = document.get("board", {})
-            key = "width" if "width" in board else "numbering"
-            self.fail(
-                ("board", key),
-                f"an algebraic board may be at most {MAX_ALGEBRAIC_WIDTH} files wide (a-j), "
-                f"not {values['width']}: FEN reads a leading k as the king mark, so the k file "
-                'cannot be named; use numbering = "row-by-row" for a wider board',
-            )
+        if base is None:
+            self.check_required(document, values["topology"])
+        self.shape(document, values)
+        self.directions(document, values, base)
+        self.seats(document, values)
         if "draws" in document:
             values["draw_rules"] = self.draw_rules(document["draws"])
-        elif values.get("giveaway") and not (base is not None and base.giveaway):
+        elif values["giveaway"] and not (base is not None and base.giveaway):
             values["draw_rules"] = draws.REPETITION_ONLY  # RULES.md decision 2
+        elif values["players"] > 2 and (base is None or base.players == 2):
+            values["draw_rules"] = draws.MULTIPLAYER  # RULES.md 12.2
+        self.check_draws_fit(document, values)
         return self.setup(document.get("setup", {}), values, base)
 
-    def check_required(self, document: dict[str, Any]) -> None:
+    def origin(self, document: dict[str, Any], *candidates: tuple[str, str]) -> Path:
+        """Where a value that breaks a rule came from: the first of ``candidates`` the file
+        gives, else its base (the value was inherited), else the [variant] table."""
+        for table, key in candidates:
+            if key in document.get(table, {}):
+                return (table, key)
+        if "base" in document["variant"]:
+            return ("variant", "base")
+        return ("variant",)
+
+    def shape(self, document: dict[str, Any], values: dict[str, Any]) -> None:
+        """Check that the board's topology, players and size go together; a radial or
+        hexagonal board's size and names follow from its topology."""
+        board = document.get("board", {})
+        topology: Topology = values["topology"]
+        players: int = values["players"]
+        seats = self.origin(document, ("board", "players"), ("board", "topology"))
+        if topology is Topology.SQUARE:
+            if players not in (2, 4):
+                self.fail(
+                    seats,
+                    f"a square board seats 2 players, or 4 (one on each side, as on the "
+                    f"cross), not {players}",
+                )
+            if "hub_opposite" in board:
+                self.fail(("board", "hub_opposite"), _ONLY_RADIAL)
+            values["hub_opposite"] = False
+            corner: int = values["corner"]
+            if 2 * corner >= min(values["width"], values["height"]):
+                where = self.origin(
+                    document, ("board", "corner"), ("board", "width"), ("board", "height")
+                )
+                self.fail(
+                    where,
+                    f"[board] corner = {corner} cuts away a whole {values['width']}x"
+                    f"{values['height']} board: each corner cut must be less than half its "
+                    "shorter side",
+                )
+            return
+        shape = (
+            "a radial board is made of one 8x4 area per player, named by area (Wa1, Bd4)"
+            if topology is Topology.RADIAL
+            else "the hexagonal board has 61 cells in 9 rows, named a1..e9"
+        )
+        for key in ("width", "height", "numbering", "corner"):
+            if key in board:
+                self.fail(("board", key), f"[board] {key} is for square boards only: {shape}")
+        radial = topology is Topology.RADIAL
+        values["width"], values["height"] = RADIAL_AREA if radial else (HEX_SIDE, HEX_SIDE)
+        values["numbering"], values["corner"] = Numbering.ALGEBRAIC, 0
+        if topology is Topology.RADIAL:
+            if values["board"] is BoardKind.MIRRORED:
+                self.fail(
+                    self.origin(document, ("board", "squares"), ("board", "topology")),
+                    'a radial board is played on its "dark" cells (diagonal play) or on '
+                    '"all" of them (orthogonal play), not on "mirrored" ones',
+                )
+            if values["hub_opposite"] and values["board"] is BoardKind.ALL:
+                self.fail(
+                    self.origin(document, ("board", "hub_opposite"), ("board", "squares")),
+                    '[board] hub_opposite needs diagonal play (squares = "dark"): the lines '
+                    "of an orthogonal radial board never pass through the centre",
+                )
+            return
+        if "hub_opposite" in board:
+            self.fail(("board", "hub_opposite"), _ONLY_RADIAL)
+        values["hub_opposite"] = False
+        if "squares" not in board:
+            values["board"] = BoardKind.ALL
+        elif values["board"] is not BoardKind.ALL:
+            self.fail(
+                ("board", "squares"),
+                'the hexagonal board is played on all its cells: squares = "all"',
+            )
+        if players != 3:
+            self.fail(seats, f"the hexagonal board seats 3 players, not {players}")
+
+    def directions(
+        self, document: dict[str, Any], values: dict[str, Any], base: Variant | None
+    ) -> None:
+        """On a radial board only one family of lines exists: the diagonals of its dark
+        cells or the ranks and files of all its cells; the hexagon has no diagonals."""
+        topology: Topology = values["topology"]
+        if topology is Topology.SQUARE:
+            return
+        if topology is Topology.HEX:
+            missing, lines = DIAGONAL, "no diagonals (its lines are forward, sideways, backward)"
+        elif values["board"] is BoardKind.ALL:
+            missing, lines = DIAGONAL, 'no diagonals when played on "all" cells'
+        else:
+            missing, lines = ORTHOGONAL, 'no ranks or files when played on its "dark" cells'
+        board = "the hexagonal board" if topology is Topology.HEX else "a radial board"
+        for table, key, field in _DIRECTION_FIELDS:
+            chosen: frozenset[Direction] = values[field]
+            # The hexagon ignores diagonal directions (hex3 lists them among "all directions"),
+            # as long as the list names one of its own; a radial board refuses them.
+            stray = chosen & missing
+            if stray and (topology is Topology.RADIAL or not chosen - missing):
+                names = _known(d.value for d in Direction if d in stray)
+                where = self.origin(
+                    document, (table, key), ("board", "squares"), ("board", "topology")
+                )
+                message = f"[{table}] {key} lists {names}, but {board} has {lines}"
+                if key not in document.get(table, {}):
+                    origin = f"{base.name}'s" if base is not None else "the default"
+                    message += f" ({origin}: set [{table}] {key})"
+                self.fail(where, message)
+
+    def seats(self, document: dict[str, Any], values: dict[str, Any]) -> None:
+        """The [multiplayer] switches: only for 3 or more players; teams must split the
+        players into equal partnerships."""
+        players: int = values["players"]
+        if players == 2:
+            if "multiplayer" in document:
+                self.fail(
+                    ("multiplayer",),
+                    "[multiplayer] is for games of 3 or more players; this board seats 2 "
+                    "(a player who cannot move loses)",
+                )
+            values |= {
+                "teams": (),
+                "when_blocked": Blocked.ELIMINATED,
+                "leftovers": Leftovers.REMOVED,
+            }
+            return
+        teams: tuple[tuple[int, ...], ...] = values["teams"]
+        if not teams:
+            return
+        where = self.origin(document, ("multiplayer", "teams"), ("board", "players"))
+        names = PLAYER_NAMES[:players]
+        seen: list[int] = []
+        for team in teams:
+            for player in team:
+                if player >= players:
+                    self.fail(
+                        where,
+                        f"{PLAYER_NAMES[player]} is in a team, but only {players} players "
+                        f"sit at this board: {', '.join(names)}",
+                    )
+                if player in seen:
+                    self.fail(where, f"{PLAYER_NAMES[player]} is in two teams")
+                seen.append(player)
+        left_out = [PLAYER_NAMES[p] for p in range(players) if p not in seen]
+        if left_out:
+            self.fail(
+                where,
+                f"teams must take in every player; {', '.join(left_out)} "
+                f"{'is' if len(left_out) == 1 else 'are'} in no team",
+            )
+        sizes = sorted({len(team) for team in teams})
+        if len(teams) < 2 or sizes[0] < 2 or len(sizes) > 1:
+            self.fail(
+                where,
+                f"teams must be two or more teams of the same size, 2 players or more "
+                f"each (not {len(teams)} of {', '.join(map(str, sizes))}); "
+                "teams = [] plays every player for himself",
+            )
+        values["teams"] = tuple(sorted(tuple(sorted(team)) for team in teams))
+
+    def check_draws_fit(self, document: dict[str, Any], values: dict[str, Any]) -> None:
+        if values["players"] == 2:
+            return
+        for index, rule in enumerate(values["draw_rules"]):
+            if isinstance(rule, _TWO_SIDED):
+                drawn = document.get("draws", {})
+                if "rule" in drawn:
+                    where: Path = ("draws", "rule", index)
+                elif "rules" in drawn:
+                    where = ("draws", "rules")
+                else:
+                    where = self.origin(document, ("board", "players"))
+                self.fail(
+                    where,
+                    f"the draw rule {_string(rule.reason)} weighs one side against the other, "
+                    f"so it is for two players only, not {values['players']}; "
+                    'use [draws] rules = "multiplayer" (RULES.md 12.2)',
+                )
+
+    def check_required(self, document: dict[str, Any], topology: Topology) -> None:
+        fixed = {Topology.SQUARE: (), Topology.RADIAL: _SQUARE_ONLY}.get(
+            topology, (*_SQUARE_ONLY, "squares")
+        )
         missing = [
             f"[{table}] {key}"
             for table, key in _REQUIRED_WITHOUT_BASE
-            if key not in document.get(table, {})
+            if key not in document.get(table, {}) and not (table == "board" and key in fixed)
         ]
         if missing:
             self.fail(
@@ -656,32 +901,34 @@ class _Reader:
     def setup(self, table: dict[str, Any], values: dict[str, Any], base: Variant | None) -> Variant:
         path: Path = ("setup",)
         self.check_keys(table, path, _SETUP_KEYS)
+        players: int = values["players"]
+        letters = PLAYER_LETTERS[:players]
         first: int | None = None
         if "first_player" in table:
-            first = _PLAYERS.index(
-                self.choose(table["first_player"], (*path, "first_player"), _PLAYERS)
+            first = PLAYER_NAMES.index(
+                self.choose(table["first_player"], (*path, "first_player"), PLAYER_NAMES[:players])
             )
         if "fen" in table:
             fen_path: Path = (*path, "fen")
             fen = self.string(table["fen"], fen_path).strip()
-            if not re.match(r"[WBwb]\s*:", fen):
+            if not re.match(rf"[{letters}{letters.lower()}]\s*:", fen):
                 self.fail(
                     fen_path,
-                    "[setup] fen must start with the side to move, W: or B:, "
-                    f"not {_string(fen[:12])}",
+                    "[setup] fen must start with the side to move, "
+                    f"{_either([f'{letter}:' for letter in letters])}, not {_string(fen[:12])}",
                 )
             for field in fen.split(":")[1:]:
-                if field.strip() and field.strip()[0].upper() not in "WB":
+                if field.strip() and field.strip()[0].upper() not in letters:
                     self.fail(
                         fen_path,
-                        f"[setup] fen field {_string(field)}: a start position holds only the "
-                        "side to move and the W and B pieces",
+                        f"[setup] fen field {_string(field[:12])}: a start position holds only "
+                        f"the side to move and the pieces of {_either(list(letters))}",
                     )
-            if first is not None and "WB".index(fen[0].upper()) != first:
+            if first is not None and letters.index(fen[0].upper()) != first:
                 self.fail(
                     fen_path,
                     f"[setup] fen starts with {fen[0].upper()} but first_player is "
-                    f"{_string(_PLAYERS[first])}",
+                    f"{_string(PLAYER_NAMES[first])}",
                 )
             values["start_fen"] = fen
         else:
@@ -692,22 +939,27 @@ class _Reader:
             else:
                 fen_path = ("variant", "base")
             if first is not None:
-                values["start_fen"] = "WB"[first] + values["start_fen"].lstrip()[1:]
+                values["start_fen"] = letters[first] + values["start_fen"].lstrip()[1:]
+        origin = base.name if base is not None else "the base variant"
         variant = Variant(**values)
         try:
             cells, _ = parse_fen(variant, variant.start_fen)
-        except ValueError as error:
+        except (ValueError, IndexError) as error:
             if "fen" in table:
                 self.fail(fen_path, f"[setup] fen does not fit the board: {error}")
-            origin = base.name if base is not None else "the base variant"
             self.fail(
                 fen_path,
                 f"the start position of {origin} ({variant.start_fen}) does not fit this "
                 f"board: {error}; give the start position with [setup] fen",
             )
-        for player, letter in enumerate("WB"):
-            if not any(code in (2 * player + 1, 2 * player + 2) for code in cells.tolist()):
-                self.fail(fen_path, f"the start position gives {letter} no pieces")
+        codes = cells.tolist()
+        for player, letter in enumerate(letters):
+            if not any(code in (2 * player + 1, 2 * player + 2) for code in codes):
+                hint = "" if "fen" in table else f" (it is {origin}'s); give it with [setup] fen"
+                self.fail(
+                    fen_path,
+                    f"the start position gives {letter} ({PLAYER_NAMES[player]}) no pieces{hint}",
+                )
         return variant
 
     def draw_rules(self, value: object) -> tuple[draws.DrawRule, ...]:
@@ -780,6 +1032,8 @@ def _default_reason(kind: str, arguments: dict[str, Any]) -> str:
         return "one piece each"
     if kind == "stable-material":
         return "unchanged material"
+    if kind == "quiet-rounds":
+        return f"{arguments['rounds']} rounds without a capture or a man move"
     return "endgame rule"
 
 
@@ -803,6 +1057,10 @@ def _side(reader: _Reader, value: object, path: Path) -> int:
             f"most {MAX_SIDE} x {MAX_SIDE} ({MAX_CELLS} squares)",
         )
     return reader.integer(value, path, MIN_SIDE, MAX_SIDE)
+
+
+def _players(reader: _Reader, value: object, path: Path) -> int:
+    return reader.integer(value, path, MIN_PLAYERS, MAX_PLAYERS)
 
 
 def _directions(reader: _Reader, value: object, path: Path) -> frozenset[Direction]:
@@ -869,12 +1127,35 @@ def _plies_by_pieces(
     return tuple((low, high, plies) for low, high, plies in rows)
 
 
+def _teams(reader: _Reader, value: object, path: Path) -> tuple[tuple[int, ...], ...]:
+    """Lists of player names; whether they split the players fairly is checked once the
+    number of players is known."""
+    teams = []
+    for team in reader.items(value, path):
+        if not isinstance(team, list):
+            reader.fail(
+                path,
+                f"{_where(path)} must be a list of teams, each a list of player names "
+                f'(e.g. [["white", "red"], ["black", "green"]]), not {_describe(team)} in it',
+            )
+        teams.append(tuple(PLAYER_NAMES.index(name) for name in _names(reader, team, path)))
+    return tuple(teams)
+
+
+def _names(reader: _Reader, team: list[Any], path: Path) -> list[str]:
+    return reader.names_list(team, path, PLAYER_NAMES, "player")
+
+
 _SIMPLE_TABLES: dict[str, dict[str, tuple[str, Converter]]] = {
     "board": {
+        "topology": ("topology", _enum(Topology)),
+        "players": ("players", _players),
         "width": ("width", _side),
         "height": ("height", _side),
         "squares": ("board", _enum(BoardKind)),
         "numbering": ("numbering", _enum(Numbering)),
+        "corner": ("corner", _count(0)),
+        "hub_opposite": ("hub_opposite", _boolean),
     },
     "men": {
         "moves": ("man_moves", _directions),
@@ -903,6 +1184,11 @@ _SIMPLE_TABLES: dict[str, dict[str, tuple[str, Converter]]] = {
         "crowning_wins": ("crowning_wins", _boolean),
     },
     "hooks": {"line_moves": ("line_moves", _boolean)},
+    "multiplayer": {
+        "teams": ("teams", _teams),
+        "when_blocked": ("when_blocked", _enum(Blocked)),
+        "leftovers": ("leftovers", _enum(Leftovers)),
+    },
 }
 """Tables whose keys each set one field of :class:`Variant`: key -> (field, converter)."""
 
@@ -919,6 +1205,7 @@ _TABLES = (
     "draws",
     "goal",
     "hooks",
+    "multiplayer",
 )
 _REQUIRED_WITHOUT_BASE = (
     ("board", "width"),
@@ -928,6 +1215,15 @@ _REQUIRED_WITHOUT_BASE = (
     ("setup", "fen"),
     ("men", "moves"),
     ("men", "captures"),
+)
+_SQUARE_ONLY = ("width", "height", "numbering")
+"""[board] keys a radial or hexagonal board does not take: its topology sets them."""
+_ONLY_RADIAL = "[board] hub_opposite is for radial boards only: no other board has a centre hub"
+_DIRECTION_FIELDS = (
+    ("men", "moves", "man_moves"),
+    ("men", "captures", "man_captures"),
+    ("kings", "moves", "king_moves"),
+    ("kings", "captures", "king_captures"),
 )
 _FIELDS = dataclasses.fields(Variant)
 
@@ -952,6 +1248,7 @@ _RULE_KINDS: dict[str, tuple[type[Any], dict[str, Converter]]] = {
         {"reason": _text, "plies_by_pieces": _plies_by_pieces},
     ),
     "bare-material": (draws.BareMaterial, {"reason": _text, "king_beats_man": _boolean}),
+    "quiet-rounds": (draws.QuietRounds, {"rounds": _count(1), "reason": _text}),
 }
 """``[[draws.rule]] kind`` -> (rule class, key -> converter); keys are the class's fields."""
 _RULE_KINDS_BY_TYPE = {rule_type: kind for kind, (rule_type, _) in _RULE_KINDS.items()}

@@ -25,6 +25,7 @@ from damier.rules.description import (
     Removal,
     Variant,
 )
+from damier.rules.multiplayer import MULTIPLAYER
 
 _FORWARD_DIAGONAL = frozenset({Direction.FORWARD_DIAGONAL})
 
@@ -347,6 +348,7 @@ BUILTIN: tuple[Variant, ...] = (
     CANADIAN,
     FRISIAN,
     FRYSK,
+    *MULTIPLAYER,
 )
 
 _REGISTRY: dict[str, Variant] = {}

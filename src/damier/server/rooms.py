@@ -22,11 +22,11 @@ CHANNEL_PREFIX = "damier:game:"
 
 @dataclass
 class State:
-    """A game's state as published: its version, the ids of the players in the White and
-    Black seats, and the game as JSON without ``you``."""
+    """A game's state as published: its version, each seat's player id and colour (in turn
+    order), and the game as JSON without ``you``."""
 
     version: int
-    seats: tuple[str | None, str | None]
+    seats: tuple[tuple[str | None, str], ...]
     game: str
     _frames: dict[str | None, str] = field(default_factory=dict, init=False, repr=False)
 
@@ -35,8 +35,7 @@ class State:
         every socket of that seat, the spectators' too."""
         you = None
         if player_id is not None:
-            you = "white" if self.seats[0] == player_id else None
-            you = "black" if you is None and self.seats[1] == player_id else you
+            you = next((color for id_, color in self.seats if id_ == player_id), None)
         frame = self._frames.get(you)
         if frame is None:
             seat = "null" if you is None else f'"{you}"'
@@ -46,14 +45,14 @@ class State:
 
     def encode(self) -> str:
         """For Redis: a JSON header line, then the game."""
-        return json.dumps([self.version, *self.seats]) + "\n" + self.game
+        return json.dumps([self.version, self.seats]) + "\n" + self.game
 
     @classmethod
     def decode(cls, payload: str | bytes) -> State:
         text = payload.decode() if isinstance(payload, bytes) else payload
         header, game = text.split("\n", 1)
-        version, white, black = json.loads(header)
-        return cls(int(version), (white, black), game)
+        version, seats = json.loads(header)
+        return cls(int(version), tuple((id_, color) for id_, color in seats), game)
 
 
 class Connection:
@@ -78,8 +77,9 @@ class Connection:
                     self.queue.get_nowait()
 
     def deliver(self, state: State) -> None:
-        """Queue a state unless a newer one was already queued."""
-        if state.version < self._version:
+        """Queue a state unless it or a newer one was already queued (a socket that opens
+        between a change and its broadcast through Redis gets the state in its snapshot)."""
+        if state.version <= self._version:
             return
         self._version = state.version
         self._put(state.frame(self.player_id))

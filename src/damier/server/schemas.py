@@ -8,11 +8,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-Color = Literal["white", "black"]
+Color = Literal["white", "black", "red", "green", "yellow", "purple", "orange", "cyan"]
+"""A player by his colour (``damier.board.PLAYER_NAMES``): seat 0 is White, 1 Black, ..."""
 Status = Literal["open", "playing", "finished"]
 Square = int | str
 
-COLORS: tuple[Color, Color] = ("white", "black")
+COLORS: tuple[Color, ...] = ("white", "black", "red", "green", "yellow", "purple", "orange", "cyan")
 
 
 class Seat(BaseModel):
@@ -23,11 +24,25 @@ class Seat(BaseModel):
     level: int | None
 
 
+class SeatView(Seat):
+    """A seat in a game's list of seats."""
+
+    color: Color
+    """The seat's player on the board."""
+
+
 class ClockView(BaseModel):
     control: str
     white: float
     black: float
     running: Color | None
+
+
+class SeatsClockView(ClockView):
+    """The clock of a game of more than two players."""
+
+    times: list[float]
+    """Every seat's time, by seat number (White's and Black's repeated above)."""
 
 
 class MoveView(BaseModel):
@@ -42,8 +57,16 @@ class PlayedMove(MoveView):
 
 class ResultView(BaseModel):
     pdn: str
+    """``2-0``, ``1-1``, ``0-2``; ``*`` for a game of more players (see ``ranking``)."""
     winner: Color | None
     reason: str
+
+
+class RankedResult(ResultView):
+    """The result of a game of more than two players."""
+
+    ranking: list[list[Color]]
+    """The places, first to last; the players of one place share it."""
 
 
 class GameState(BaseModel):
@@ -58,9 +81,18 @@ class GameState(BaseModel):
     legal_moves: list[MoveView]
     white: Seat
     black: Seat
-    clock: ClockView | None
-    result: ResultView | None
+    players: int
+    seats: list[SeatView]
+    """Every seat, by seat number (two-player games too)."""
+    active: list[Color]
+    """The players still in the game, in turn order."""
+    eliminated: list[list[Color]]
+    """The players put out of the game, oldest first (those out at one moment together)."""
+    clock: SeatsClockView | ClockView | None
+    result: RankedResult | ResultView | None
     draw_offer: Color | None
+    draw_agreed: list[Color]
+    """The players who want the standing draw (the offerer and those who accepted)."""
     you: Color | None
     server_time: float
     rematch: str | None = None
@@ -73,8 +105,10 @@ class GameSummary(BaseModel):
     status: Status
     white: Seat
     black: Seat
-    clock: ClockView | None
-    result: ResultView | None
+    players: int
+    seats: list[SeatView]
+    clock: SeatsClockView | ClockView | None
+    result: RankedResult | ResultView | None
     created: float
 
 
@@ -95,9 +129,13 @@ class VariantInfo(BaseModel):
 class CellView(BaseModel):
     cell: int
     name: str
-    row: int
-    column: int
+    row: int | None
+    """Row and column on a rectangular board (row 0 at the top); None on other boards."""
+    column: int | None
     polygon: list[list[float]]
+    shade: int = 1
+    """The cell's colour in the board's pattern: 0 light, 1 dark, 2 the third colour of
+    the hexagonal board."""
 
 
 class GeometryView(BaseModel):
@@ -106,6 +144,13 @@ class GeometryView(BaseModel):
     numbering: str
     cells: list[CellView]
     start_fen: str
+    players: int = 2
+    background: list[list[list[float]]] = Field(default_factory=list)
+    """The outlines of the board's cells that take no piece (light squares), to draw."""
+    seat_angles: list[float] = Field(default_factory=list)
+    """For each seat, the degrees to turn the drawing by (clockwise on the screen) so that
+    the seat's own side of the board is at the bottom: 0 for White, 180 for Black on a
+    two-player board, 360 k / n on a radial board."""
 
 
 class VariantDetail(VariantInfo):
@@ -134,12 +179,30 @@ class SessionRequest(_Strict):
         return value
 
 
+class SeatChoice(_Strict):
+    """Who sits at one seat of a new game: its creator, anyone who joins, or the computer."""
+
+    kind: Literal["you", "open", "computer"]
+    level: int = Field(3, ge=1, le=10)
+    """The computer's level."""
+
+
 class NewGame(_Strict):
     variant: str = Field("international", max_length=64)
     opponent: Literal["computer", "open"] = "computer"
     level: int = Field(3, ge=1, le=10)
     color: Literal["white", "black", "random"] = "random"
     clock: str | None = Field(None, max_length=32)
+    seats: list[SeatChoice] | None = Field(None, min_length=2, max_length=8)
+    """Every seat by seat number, exactly one of them ``you``; required for a variant of
+    more than two players (``opponent``, ``level`` and ``color`` are then unused)."""
+    fen: str | None = Field(None, max_length=2000)
+    """A start position other than the variant's."""
+
+
+class JoinRequest(_Strict):
+    seat: int | None = Field(None, ge=0, le=7)
+    """The seat to take; None: the first open one."""
 
 
 class MoveRequest(_Strict):

@@ -7,7 +7,14 @@ from typing import Literal
 from fastapi import APIRouter, Response, status
 
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
-from damier.server.schemas import DrawRequest, GameState, GameSummary, MoveRequest, NewGame
+from damier.server.schemas import (
+    DrawRequest,
+    GameState,
+    GameSummary,
+    JoinRequest,
+    MoveRequest,
+    NewGame,
+)
 from damier.server.services import games
 from damier.server.services.errors import Forbidden
 
@@ -36,6 +43,8 @@ async def create_game(body: NewGame, services: ServicesDep, player: PlayerDep) -
         level=body.level,
         color=body.color,
         clock=body.clock,
+        seats=body.seats,
+        fen=body.fen,
     )
 
 
@@ -45,8 +54,11 @@ async def get_game(game_id: str, services: ServicesDep, viewer: ViewerDep) -> Ga
 
 
 @router.post("/{game_id}/join", response_model=GameState, dependencies=[RateLimit])
-async def join_game(game_id: str, services: ServicesDep, player: PlayerDep) -> GameState:
-    return await games.join_game(services=services, player_id=player.id, game_id=game_id)
+async def join_game(
+    game_id: str, services: ServicesDep, player: PlayerDep, body: JoinRequest | None = None
+) -> GameState:
+    seat = body.seat if body is not None else None
+    return await games.join_game(services=services, player_id=player.id, game_id=game_id, seat=seat)
 
 
 @router.post("/{game_id}/moves", response_model=GameState, dependencies=[RateLimit])

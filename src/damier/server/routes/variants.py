@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+import math
+
 from fastapi import APIRouter
 
-from damier.geometry import geometry_of
+from damier.board import Board
+from damier.geometry import (
+    Geometry,
+    HexGeometry,
+    Point,
+    RadialGeometry,
+    SquareGeometry,
+    geometry_of,
+)
 from damier.rules import Variant, all_variants, get_variant
+from damier.rules.description import BoardKind
 from damier.rules.explain import explain
 from damier.rules.variants import UnknownVariantError
 from damier.server.schemas import CellView, GeometryView, VariantDetail, VariantInfo
@@ -40,26 +52,91 @@ def _rules(variant: Variant) -> dict[str, str | bool | int | list[str]]:
     }
 
 
+def _centroid(points: tuple[Point, ...]) -> Point:
+    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
+
+
+def _seat_angles(variant: Variant, geometry: Geometry, centre: Point) -> list[float]:
+    """Each seat's turn of the drawing that brings its men of the start position (its own
+    side) to the bottom: the angle from the centre to their centroid, made to point down,
+    to the nearest of the board's symmetries (dark-square setups sit a little off centre)."""
+    cells = Board(variant).cells
+    angles = []
+    for player in range(variant.players):
+        pieces = (2 * player + 1, 2 * player + 2)
+        own = [c for c in range(geometry.cell_count) if cells[c] in pieces]
+        if not own:
+            angles.append(0.0)
+            continue
+        x, y = _centroid(tuple(_centroid(geometry.polygons[c]) for c in own))
+        down = math.degrees(math.atan2(x - centre[0], y - centre[1]))
+        step = 180.0 / variant.players
+        angles.append(round(down / step) * step % 360.0)
+    return angles
+
+
 def _geometry(variant: Variant) -> GeometryView:
+    """The board for drawing: every playable cell's outline, the outlines of the cells that
+    take no piece (the same board with every cell playable, less the playable ones), and
+    the turn that puts each seat's side at the bottom."""
     geometry = geometry_of(variant)
     cells = []
-    for cell, (row, column) in enumerate(geometry.coordinates):
-        polygon = [
-            [float(column), float(row)],
-            [float(column + 1), float(row)],
-            [float(column + 1), float(row + 1)],
-            [float(column), float(row + 1)],
-        ]
+    for cell, polygon in enumerate(geometry.polygons):
+        row: int | None = None
+        column: int | None = None
+        if isinstance(geometry, SquareGeometry):
+            row, column = geometry.coordinates[cell]
         cells.append(
-            CellView(cell=cell, name=geometry.names[cell], row=row, column=column, polygon=polygon)
+            CellView(
+                cell=cell,
+                name=geometry.names[cell],
+                row=row,
+                column=column,
+                polygon=[[float(x), float(y)] for x, y in polygon],
+                shade=_shade(geometry, cell),
+            )
         )
+    playable = {_key(polygon) for polygon in geometry.polygons}
+    full = geometry_of(dataclasses.replace(variant, board=BoardKind.ALL))
+    background = [
+        [[float(x), float(y)] for x, y in polygon]
+        for polygon in full.polygons
+        if _key(polygon) not in playable
+    ]
+    xs = [x for polygon in full.polygons for x, _ in polygon]
+    ys = [y for polygon in full.polygons for _, y in polygon]
+    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
     return GeometryView(
-        width=geometry.width,
-        height=geometry.height,
-        numbering=geometry.numbering.value,
+        width=variant.width,
+        height=variant.height,
+        numbering=variant.numbering.value,
         cells=cells,
         start_fen=variant.start_fen,
+        players=variant.players,
+        background=background,
+        seat_angles=_seat_angles(variant, geometry, centre),
     )
+
+
+def _shade(geometry: Geometry, cell: int) -> int:
+    """The chequer colour of a cell: light or dark squares (a radial board's cell is dark
+    when its rank and file add up to an even number), three colours on the hexagon."""
+    if isinstance(geometry, SquareGeometry):
+        row, column = geometry.coordinates[cell]
+        return (row + column) % 2
+    if isinstance(geometry, RadialGeometry):
+        _, rank, file = geometry.coordinates[cell]
+        return 1 - (rank + file) % 2
+    if isinstance(geometry, HexGeometry):
+        row, column = geometry.coordinates[cell]
+        return (column - 3 * row) // 2 % 3
+    return 1
+
+
+def _key(polygon: tuple[Point, ...]) -> tuple[float, float]:
+    """A cell's place, to match the cells of two geometries of one board."""
+    x, y = _centroid(polygon)
+    return round(x, 3), round(y, 3)
 
 
 @router.get("", response_model=list[VariantInfo])

@@ -24,7 +24,7 @@ from damier.server.services.context import Services
 from damier.server.services.errors import Conflict, NotFound, ServiceError
 from damier.server.services.players import name_key, new_id
 from damier.server.services.views import summary_view
-from damier.server.store.models import GameRow, PlayerRow, RatingRow
+from damier.server.store.models import GameRow, PlayerRow, RatingRow, SeatRow
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
@@ -205,7 +205,13 @@ async def archive(
             raise NotFound(f"no player {player_id!r}")
         query = (
             select(GameRow)
-            .where(or_(GameRow.white_id == player_id, GameRow.black_id == player_id))
+            .where(
+                or_(
+                    GameRow.white_id == player_id,
+                    GameRow.black_id == player_id,
+                    GameRow.id.in_(select(SeatRow.game_id).where(SeatRow.player_id == player_id)),
+                )
+            )
             .order_by(GameRow.created.desc(), GameRow.id.desc())
             .limit(limit + 1)
         )

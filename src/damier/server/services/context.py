@@ -60,7 +60,8 @@ class Services:
         self.login_limiter = TokenBuckets(settings.login_capacity, settings.login_per_second)
         """Log-in and register attempts, per client address and per account name."""
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
-        self.thinking: set[tuple[str, int]] = set()
+        self.thinking: set[tuple[str, int, int]] = set()
+        """The computer's searches under way: (game, ply, seat)."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._tasks: set[asyncio.Task[Any]] = set()
 

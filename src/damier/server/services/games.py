@@ -19,20 +19,30 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from damier.board import PLAYER_NAMES
+from damier.clock import Clock
 from damier.errors import IllegalMoveError
-from damier.game import Game, GameOverError, Result
+from damier.game import Forfeit, Game, GameOverError, Result
 from damier.notation.pdn import write_pdn
 from damier.play import parse_clock
 from damier.rules import Variant, get_variant
 from damier.rules.variants import UnknownVariantError
 from damier.server.rooms import State
-from damier.server.schemas import COLORS, GameState, GameSummary
+from damier.server.schemas import COLORS, GameState, GameSummary, SeatChoice
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from damier.server.services.players import new_id
 from damier.server.services.ratings import rate_game
-from damier.server.services.views import seat_of, seat_view, state_view, summary_view
-from damier.server.store.models import Base, GameRow, MoveRow, PlayerRow
+from damier.server.services.views import (
+    Sitter,
+    ranking_of,
+    seat_of,
+    seat_view,
+    sitters,
+    state_view,
+    summary_view,
+)
+from damier.server.store.models import Base, GameRow, MoveRow, PlayerRow, SeatRow
 
 log = logging.getLogger("damier.server")
 
@@ -57,27 +67,41 @@ async def _row(session: AsyncSession, game_id: str, *, for_update: bool = False)
 
 
 def _start_clock(game: Game, control: str | None, at: float, services: Services) -> None:
-    """Attach a clock started at ``at`` for the player to move."""
+    """Attach a clock, one time per player, started at ``at`` for the player to move."""
     if control is None:
         return
-    clock = parse_clock(control, now=services.now)
-    if clock is not None:
+    parsed = parse_clock(control, now=services.now)
+    if parsed is not None:
+        clock = Clock(parsed.control, game.variant.players, services.now)
         clock.start(at=at, player=game.board.turn)
         game.clock = clock
 
 
 def _rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
-    """The game of a row, by replaying its stored moves at their stored times."""
+    """The game of a row, by replaying its stored moves and forfeits (resignations and
+    time-outs of a game of more players) in their order, at their stored times."""
     game = Game(row.variant, fen=row.start_fen)
     if row.started is not None:
         _start_clock(game, row.clock_control, row.started, services)
-    for move in moves:
-        game.push(move.notation, at=move.at)
+    forfeits = {seat.forfeit_index: seat for seat in row.seats if seat.forfeit_index is not None}
+    pending = iter(moves)
+    for index in range(len(moves) + len(forfeits)):
+        seat = forfeits.get(index)
+        if seat is not None:
+            game.forfeit(seat.seat, seat.forfeit_reason or "", at=seat.forfeit_at)
+        else:
+            move = next(pending)
+            game.push(move.notation, at=move.at)
     if row.status == "finished" and game.result is None:
-        game.result = Result(row.result_winner, row.result_reason or "")
+        if row.players == 2:
+            game.result = Result(row.result_winner, row.result_reason or "")
+        else:
+            ranking = tuple(tuple(place) for place in ranking_of(row))
+            game.result = Result.ranked(ranking, row.result_reason or "", row.players)
         if game.clock is not None:
             game.clock.stop(at=row.finished)
     game.draw_offer = row.draw_offer
+    game.draw_accepted = {seat.seat for seat in row.seats if seat.draw} - {row.draw_offer}
     return game
 
 
@@ -107,7 +131,8 @@ def _stored(row: GameRow, game: Game, now: float) -> dict[str, Any]:
     clock = game.clock
     if clock is not None:
         running = clock.running
-        values["clock_white"], values["clock_black"] = clock.snapshot(now)
+        if row.players == 2:  # more players keep their clocks on their seats
+            values["clock_white"], values["clock_black"] = clock.snapshot(now)
         values["clock_running"] = running
         values["clock_since"] = now
         values["flag_at"] = None if running is None else now + clock.remaining(running, now)
@@ -120,6 +145,28 @@ def _store(row: GameRow, game: Game, now: float) -> None:
         setattr(row, column, value)
     if row.status == "finished":
         game.draw_offer = None
+    if row.players != 2:
+        _store_seats(row, game, now)
+
+
+def _store_seats(row: GameRow, game: Game, now: float) -> None:
+    """Copy what a game of more players keeps per seat: clocks, forfeits (new ones
+    happened now), the draw agreement and, at the end, the places."""
+    seats = row.seats
+    if game.clock is not None:
+        for seat, time in zip(seats, game.clock.snapshot(now), strict=True):
+            seat.clock = time
+    for index, event in enumerate(game.events):
+        if isinstance(event, Forfeit) and seats[event.player].forfeit_index is None:
+            seat = seats[event.player]
+            seat.forfeit_index, seat.forfeit_reason, seat.forfeit_at = index, event.reason, now
+    agreed = set() if game.draw_offer is None else {game.draw_offer, *game.draw_accepted}
+    for seat in seats:
+        seat.draw = seat.seat in agreed
+    if game.result is not None:
+        for place, players in enumerate(game.result.ranking):
+            for player in players:
+                seats[player].place = place
 
 
 def _variant(name: str) -> Variant:
@@ -162,10 +209,8 @@ async def _change(
                 game = await _game(services, session, row)
                 before = game.ply
                 finished = row.status == "finished"
-                refusal: ServiceError | None = None
-                if row.status == "playing" and game.result is None and game.check_time(now):
-                    refusal = Conflict("time is up: the game is lost on time")
-                else:
+                refusal: ServiceError | None = _time_out(row, game, now)
+                if refusal is None:
                     refusal = await action(session, row, game, now)
                 for ply in range(before + 1, game.ply + 1):
                     session.add(
@@ -195,18 +240,28 @@ async def _change(
     return public.model_copy(update={"you": COLORS[you] if you is not None else None})
 
 
+def _time_out(row: GameRow, game: Game, now: float) -> Conflict | None:
+    """Apply a fallen flag before anything else: the game is lost on time (two players) or
+    the player to move is out (more players); the refusal of the request that found it."""
+    if row.status != "playing" or game.result is not None:
+        return None
+    mover, events = game.board.turn, len(game.events)
+    if game.check_time(now) is None and len(game.events) == events:
+        return None
+    if row.players == 2:
+        return Conflict("time is up: the game is lost on time")
+    return Conflict(f"time is up: {PLAYER_NAMES[mover]} is out of the game")
+
+
 async def _announce(services: Services, state: GameState, version: int) -> None:
     """Broadcast a state and start the computer's move when it is its turn."""
     try:
         await services.rooms.publish(state.id, _published(version, state))
     except Exception:  # a lost broadcast must not undo a stored move
         log.exception("could not broadcast game %s", state.id)
-    seat = state.white if state.turn == "white" else state.black
-    if state.status == "playing" and seat.kind == "computer":
-        services.spawn(
-            _computer_turn(services=services, game_id=state.id, ply=state.ply),
-            name=f"computer {state.id}:{state.ply}",
-        )
+    turn = COLORS.index(state.turn)
+    if state.status == "playing" and state.seats[turn].kind == "computer":
+        _think(services, state.id, state.ply, turn)
 
 
 def _player_seat(row: GameRow, player_id: str | None) -> int:
@@ -218,12 +273,118 @@ def _player_seat(row: GameRow, player_id: str | None) -> int:
 
 def _require_playing(row: GameRow, game: Game) -> None:
     if row.status == "open":
-        raise Conflict("the game has not started: it waits for an opponent")
+        waits = "an opponent" if row.players == 2 else "players for its open seats"
+        raise Conflict(f"the game has not started: it waits for {waits}")
     if row.status == "finished" or game.result is not None:
         raise Conflict("the game is over")
 
 
+def _require_in_game(row: GameRow, game: Game, seat: int) -> None:
+    _require_playing(row, game)
+    if seat not in game.board.active_players:
+        raise Conflict("you are out of this game")
+
+
 # -- the service functions ---------------------------------------------------------
+
+
+def _choices(
+    rules: Variant,
+    opponent: Literal["computer", "open"],
+    level: int,
+    color: Literal["white", "black", "random"],
+    seats: list[SeatChoice] | None,
+) -> list[SeatChoice]:
+    """Who sits where: the ``seats`` asked for, or a two-player game's opponent and colour."""
+    if seats is None:
+        if rules.players != 2:
+            raise BadRequest(
+                f"{rules.name} is a game of {rules.players} players: "
+                "say who sits at each seat (seats)"
+            )
+        you = secrets.randbelow(2) if color == "random" else COLORS.index(color)
+        pair = [SeatChoice(kind="you", level=level), SeatChoice(kind=opponent, level=level)]
+        return pair if you == 0 else pair[::-1]
+    if len(seats) != rules.players:
+        raise BadRequest(f"{rules.name} has {rules.players} seats, not {len(seats)}")
+    if sum(choice.kind == "you" for choice in seats) != 1:
+        raise BadRequest('exactly one seat must be yours ("kind": "you")')
+    return seats
+
+
+def _sitter(choice: SeatChoice, creator: PlayerRow) -> Sitter:
+    """Who sits at a seat of a new game: its creator, the computer, or nobody yet."""
+    if choice.kind == "computer":
+        return Sitter("computer", choice.level, None, None)
+    if choice.kind == "you":
+        return Sitter("human", None, creator.id, creator)
+    return Sitter("human", None, None, None)
+
+
+def _new_game(rules: Variant, fen: str | None) -> Game:
+    """The game from the variant's start or from ``fen``, which must leave a game to play."""
+    try:
+        game = Game(rules, fen=fen.strip() if fen else None)
+    except ValueError as error:
+        raise BadRequest(f"bad start position: {error}") from None
+    if game.result is not None:
+        raise BadRequest(f"the start position is already decided ({game.result.reason})")
+    return game
+
+
+def _sit(row: GameRow, seat: int, sitter: Sitter) -> None:
+    """Put ``sitter`` at ``seat``: in the white/black columns or in the seat row."""
+    if row.players == 2:
+        if seat == 0:
+            row.white_kind, row.white_level = sitter.kind, sitter.level
+            row.white_id, row.white = sitter.player_id, sitter.player
+        else:
+            row.black_kind, row.black_level = sitter.kind, sitter.level
+            row.black_id, row.black = sitter.player_id, sitter.player
+        return
+    place = row.seats[seat]
+    place.kind, place.level = sitter.kind, sitter.level
+    place.player_id, place.player = sitter.player_id, sitter.player
+
+
+def _open_seats(row: GameRow) -> list[int]:
+    return [k for k, s in enumerate(sitters(row)) if s.kind == "human" and s.player_id is None]
+
+
+def _new_row(
+    *,
+    game: Game,
+    sitting: list[Sitter],
+    control: str | None,
+    now: float,
+    services: Services,
+) -> GameRow:
+    """A new game's row with its seats; it starts at once when no seat is open (and then
+    the game's clock starts too)."""
+    players = game.variant.players
+    row = GameRow(
+        id=new_id(8),
+        variant=game.variant.name,
+        players=players,
+        status="open",
+        white_kind="human",
+        black_kind="human",
+        clock_control=control,
+        start_fen=game.start_fen,
+        ply=0,
+        created=now,
+        updated=now,
+    )
+    if players != 2:
+        row.seats = [SeatRow(seat=seat, kind="human") for seat in range(players)]
+    for seat, sitter in enumerate(sitting):
+        _sit(row, seat, sitter)
+    if not _open_seats(row):
+        row.status = "playing"
+        row.started = now
+        _start_clock(game, control, now, services)
+    _store(row, game, now)
+    return row
 
 
 async def create_game(
@@ -235,49 +396,30 @@ async def create_game(
     level: int,
     color: Literal["white", "black", "random"],
     clock: str | None,
+    seats: list[SeatChoice] | None = None,
+    fen: str | None = None,
 ) -> GameState:
-    """A new game: against the computer (it starts at once) or open for anyone to join."""
+    """A new game: against the computer (it starts at once) or with seats open for anyone
+    to join; a game of more players names every seat's occupant."""
     rules = _variant(variant)
     control = _check_clock(clock)
-    seat = secrets.randbelow(2) if color == "random" else COLORS.index(color)
+    choices = _choices(rules, opponent, level, color, seats)
+    game = _new_game(rules, fen)
     now = services.now()
-    game = Game(rules)
-    versus_computer = opponent == "computer"
     async with services.database.session() as session, session.begin():
         player = await session.get(PlayerRow, player_id)
         if player is None:
             raise Forbidden("unknown player: start a session first")
-        row = GameRow(
-            id=new_id(8),
-            variant=rules.name,
-            status="playing" if versus_computer else "open",
-            white_kind="human",
-            black_kind="human",
-            clock_control=control,
-            start_fen=game.start_fen,
-            ply=0,
-            created=now,
-            updated=now,
-        )
-        if seat == 0:
-            row.white = player
-        else:
-            row.black = player
-        if versus_computer:
-            if seat == 0:
-                row.black_kind, row.black_level = "computer", level
-            else:
-                row.white_kind, row.white_level = "computer", level
-            row.started = now
-            _start_clock(game, control, now, services)
-        _store(row, game, now)
+        sitting = [_sitter(choice, player) for choice in choices]
+        row = _new_row(game=game, sitting=sitting, control=control, now=now, services=services)
         session.add(row)
         await session.flush()
         version = row.version
         public = state_view(row, game, now)
     services.keep(row.id, game, version)
     await _announce(services, public, version)
-    return public.model_copy(update={"you": COLORS[seat]})
+    you = next(k for k, choice in enumerate(choices) if choice.kind == "you")
+    return public.model_copy(update={"you": COLORS[you]})
 
 
 async def _read(services: Services, game_id: str) -> tuple[GameRow, Game]:
@@ -301,27 +443,34 @@ async def game_snapshot(*, services: Services, game_id: str) -> State:
 
 
 def _published(version: int, state: GameState) -> State:
-    return State(version, (state.white.id, state.black.id), state.model_dump_json(exclude={"you"}))
+    seats = tuple((seat.id, seat.color) for seat in state.seats)
+    return State(version, seats, state.model_dump_json(exclude={"you"}))
 
 
-async def join_game(*, services: Services, player_id: str, game_id: str) -> GameState:
-    """Take the free seat of an open game; the game (and its clock) starts."""
+async def join_game(
+    *, services: Services, player_id: str, game_id: str, seat: int | None = None
+) -> GameState:
+    """Take an open seat (``seat``, or the first open one); the game (and its clock) starts
+    when the last one is taken."""
 
     async def join(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         if seat_of(row, player_id) is not None:
             return None  # joining one's own game changes nothing
         if row.status != "open":
             raise Conflict("the game has already started")
+        free = _open_seats(row)
+        if seat is not None and seat >= row.players:
+            raise BadRequest(f"the game has {row.players} seats: no seat {seat}")
+        if seat is not None and seat not in free:
+            raise Conflict(f"the {COLORS[seat]} seat is taken")
         player = await session.get(PlayerRow, player_id)
         if player is None:
             raise Forbidden("unknown player: start a session first")
-        if row.white_id is None and row.white_kind == "human":
-            row.white = player
-        else:
-            row.black = player
-        row.status = "playing"
-        row.started = now
-        _start_clock(game, row.clock_control, now, services)
+        _sit(row, free[0] if seat is None else seat, Sitter("human", None, player.id, player))
+        if len(free) == 1:
+            row.status = "playing"
+            row.started = now
+            _start_clock(game, row.clock_control, now, services)
         return None
 
     return await _change(services, game_id, join, player_id)
@@ -334,19 +483,20 @@ async def play_move(
     move: str,
     ply: int,
     player_id: str | None,
-    computer: bool = False,
+    computer_seat: int | None = None,
 ) -> GameState:
-    """Play ``move`` for the player to move, who must be ``player_id`` (or the computer)."""
+    """Play ``move`` for the player to move, who must be ``player_id`` (or the computer at
+    ``computer_seat``)."""
 
     def push(row: GameRow, game: Game, now: float) -> None:
-        if computer:
-            kind = row.white_kind if game.board.turn == 0 else row.black_kind
-            if kind != "computer":
-                raise Conflict("it is not the computer's turn")
+        if computer_seat is not None:
             _require_playing(row, game)
+            turn = game.board.turn
+            if turn != computer_seat or sitters(row)[turn].kind != "computer":
+                raise Conflict("it is not the computer's turn")
         else:
             seat = _player_seat(row, player_id)
-            _require_playing(row, game)
+            _require_in_game(row, game, seat)
             if seat != game.board.turn:
                 raise Conflict("it is not your turn")
         if ply != game.ply:
@@ -396,8 +546,8 @@ async def _play_live(
     stored game (and gives the refusal, the result, the rating). Runs under the game's lock;
     returns the new state and the row."""
     live = services.live.get(game_id)
-    if live is None or live.row is None:
-        return None
+    if live is None or live.row is None or live.row.players != 2:
+        return None  # games of more players keep seats and forfeits: the full path
     row, game, version = live.row, live.game, live.version
     now = services.now()
     if game.clock is not None and game.clock.flagged(now) is not None:
@@ -432,10 +582,13 @@ async def _play_live(
 
 
 async def resign_game(*, services: Services, game_id: str, player_id: str | None) -> GameState:
+    """Resign: the opponent wins, or (more players) the player is out and the others play
+    on."""
+
     async def resign(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         seat = _player_seat(row, player_id)
-        _require_playing(row, game)
-        game.resign(seat)
+        _require_in_game(row, game, seat)
+        game.resign(seat, at=now)
         return None
 
     return await _change(services, game_id, resign, player_id)
@@ -448,23 +601,26 @@ async def draw_action(
     player_id: str | None,
     action: Literal["offer", "accept", "decline"],
 ) -> GameState:
+    """Offer, accept or decline a draw; the game is drawn once every player still in
+    wants it. The computer declines at once."""
+
     async def draw(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         seat = _player_seat(row, player_id)
-        _require_playing(row, game)
+        _require_in_game(row, game, seat)
+        agreed = set() if game.draw_offer is None else {game.draw_offer, *game.draw_accepted}
         if action == "offer":
-            if game.draw_offer == seat:
+            if seat in agreed:
                 raise Conflict("your draw offer stands already")
             game.offer_draw(seat)
-            other_kind = row.black_kind if seat == 0 else row.white_kind
-            if other_kind == "computer" and game.result is None:
-                game.decline_draw(1 - seat)  # the computer plays on
+            seated = sitters(row)
+            computers = [p for p in game.board.active_players if seated[p].kind == "computer"]
+            if computers and game.result is None:
+                game.decline_draw(computers[0])  # the computer plays on
+        elif game.draw_offer is None or seat in agreed:
+            raise Conflict(f"there is no draw offer from your opponent to {action}")
         elif action == "accept":
-            if game.draw_offer is None or game.draw_offer == seat:
-                raise Conflict("there is no draw offer from your opponent to accept")
             game.accept_draw(seat)
         else:
-            if game.draw_offer is None or game.draw_offer == seat:
-                raise Conflict("there is no draw offer from your opponent to decline")
             game.decline_draw(seat)
         return None
 
@@ -472,8 +628,8 @@ async def draw_action(
 
 
 async def rematch(*, services: Services, game_id: str, player_id: str) -> GameState:
-    """A new game between the same players with the colours swapped (one per game: the
-    second player asking gets the same one)."""
+    """A new game between the same players, each moved on to the next colour (two players
+    swap theirs); one per game: the second player asking gets the same one."""
     created: dict[str, str] = {}
 
     async def ask(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
@@ -483,26 +639,14 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
         if row.rematch_id is not None:
             created["id"] = row.rematch_id
             return None
-        fresh = Game(row.variant, fen=row.start_fen)
-        new = GameRow(
-            id=new_id(8),
-            variant=row.variant,
-            status="playing",
-            white_id=row.black_id,
-            white_kind=row.black_kind,
-            white_level=row.black_level,
-            black_id=row.white_id,
-            black_kind=row.white_kind,
-            black_level=row.white_level,
-            clock_control=row.clock_control,
-            start_fen=row.start_fen,
-            ply=0,
-            created=now,
-            started=now,
-            updated=now,
+        seated = sitters(row)
+        new = _new_row(
+            game=Game(row.variant, fen=row.start_fen),
+            sitting=seated[-1:] + seated[:-1],
+            control=row.clock_control,
+            now=now,
+            services=services,
         )
-        _start_clock(fresh, row.clock_control, now, services)
-        _store(new, fresh, now)
         session.add(new)
         row.rematch_id = new.id
         created["id"] = new.id
@@ -533,18 +677,17 @@ async def list_games(
 
 
 async def game_pdn(*, services: Services, game_id: str) -> str:
-    """The game as PDN, with the players' names and the date."""
+    """The game as PDN, with the players' names (a tag per colour) and the date."""
     row, game = await _read(services, game_id)
     created = datetime.fromtimestamp(row.created, UTC)
-    white, black = seat_view(row, 0), seat_view(row, 1)
     tags = {
         "Event": "Damier game",
         "Site": f"/games/{game_id}",
         "Date": created.strftime("%Y.%m.%d"),
-        "White": white.name or "?",
-        "Black": black.name or "?",
-        "Result": game.result.pdn if game.result is not None else "*",
     }
+    for seat in range(row.players):
+        tags[COLORS[seat].capitalize()] = seat_view(row, seat).name or "?"
+    tags["Result"] = game.result.pdn if game.result is not None else "*"
     if row.clock_control is not None:
         tags["TimeControl"] = row.clock_control
     return write_pdn(game, tags)
@@ -553,9 +696,10 @@ async def game_pdn(*, services: Services, game_id: str) -> str:
 # -- background work ---------------------------------------------------------------
 
 
-async def _computer_turn(*, services: Services, game_id: str, ply: int) -> None:
-    """Search the computer's move in the worker pool and play it through :func:`play_move`."""
-    key = (game_id, ply)
+async def _computer_turn(*, services: Services, game_id: str, ply: int, seat: int) -> None:
+    """Search the move of the computer at ``seat`` in the worker pool and play it through
+    :func:`play_move`."""
+    key = (game_id, ply, seat)
     if key in services.thinking:
         return
     services.thinking.add(key)
@@ -566,10 +710,10 @@ async def _computer_turn(*, services: Services, game_id: str, ply: int) -> None:
                 game = await _game(services, session, row)
             services.keep(game_id, game, row.version, row)
             turn = game.board.turn
-            level = row.white_level if turn == 0 else row.black_level
+            level = sitters(row)[turn].level
             if row.status != "playing" or game.result is not None or game.ply != ply:
                 return
-            if level is None:
+            if turn != seat or level is None:
                 return
             board = game.board.copy()
             remaining = increment = None
@@ -587,7 +731,7 @@ async def _computer_turn(*, services: Services, game_id: str, ply: int) -> None:
                 move=notation,
                 ply=ply,
                 player_id=None,
-                computer=True,
+                computer_seat=seat,
             )
         except ServiceError as error:  # the game moved on meanwhile (resigned, flagged)
             log.info("computer move in %s dropped: %s", game_id, error.detail)
@@ -595,8 +739,16 @@ async def _computer_turn(*, services: Services, game_id: str, ply: int) -> None:
         services.thinking.discard(key)
 
 
+def _think(services: Services, game_id: str, ply: int, seat: int) -> None:
+    services.spawn(
+        _computer_turn(services=services, game_id=game_id, ply=ply, seat=seat),
+        name=f"computer {game_id}:{ply}:{seat}",
+    )
+
+
 async def end_flagged_games(*, services: Services) -> int:
-    """End the games whose running clock has run out; returns how many."""
+    """End the games whose running clock has run out (or, with more players, put the
+    player out); returns how many."""
     now = services.now()
     query = select(GameRow.id).where(GameRow.status == "playing", GameRow.flag_at <= now)
     async with services.database.session() as session:
@@ -621,20 +773,9 @@ async def resume_computer_games(*, services: Services) -> None:
     query = select(GameRow).where(GameRow.status == "playing")
     async with services.database.session() as session:
         rows = (await session.scalars(query)).unique().all()
-        waiting = [
-            (row.id, row.ply)
-            for row in rows
-            if "computer" in (row.white_kind, row.black_kind)
-            and (row.white_kind if _turn_at(row) == 0 else row.black_kind) == "computer"
-        ]
-    for game_id, ply in waiting:
-        services.spawn(
-            _computer_turn(services=services, game_id=game_id, ply=ply),
-            name=f"computer {game_id}:{ply}",
-        )
-
-
-def _turn_at(row: GameRow) -> int:
-    """Whose turn it is in a stored game (from its start position and ply count)."""
-    first = 1 if row.start_fen.startswith("B") else 0
-    return (first + row.ply) % 2
+        ids = [row.id for row in rows if any(s.kind == "computer" for s in sitters(row))]
+    for game_id in ids:
+        row, game = await _read(services, game_id)
+        turn = game.board.turn
+        if game.result is None and sitters(row)[turn].kind == "computer":
+            _think(services, game_id, game.ply, turn)

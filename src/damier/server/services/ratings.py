@@ -125,10 +125,11 @@ def rate(player: Rating, games: Sequence[tuple[Rating, float]], tau: float = TAU
 
 async def rate_game(session: AsyncSession, row: GameRow, now: float) -> bool:
     """Update both players' ratings in the game's variant if the finished game is rated
-    (two registered human players); in the transaction that finishes the game. Returns
-    whether it was rated."""
+    (two registered human players; games of more players are never rated); in the
+    transaction that finishes the game. Returns whether it was rated."""
     if (
         row.status != "finished"
+        or row.players != 2
         or row.rated
         or row.white_kind != "human"
         or row.black_kind != "human"

@@ -38,7 +38,7 @@ from sqlalchemy import select
 
 from damier.board import Board, Move
 from damier.engine import Info
-from damier.server.schemas import COLORS, MoveView
+from damier.server.schemas import COLORS, Color, MoveView
 from damier.server.services.context import Services
 from damier.server.services.errors import Conflict, NotFound, ServiceError
 from damier.server.services.views import move_view
@@ -70,7 +70,7 @@ class PositionReview(BaseModel):
     ply: int
     """0 for the start position, n for the position after the n-th move."""
     fen: str
-    turn: Literal["white", "black"]
+    turn: Color
     score: int
     """For White, in hundredths of a man."""
     mate: int | None
@@ -86,7 +86,7 @@ class PositionReview(BaseModel):
 class MoveReview(BaseModel):
     ply: int
     notation: str
-    color: Literal["white", "black"]
+    color: Color
     best: str | None
     """The engine's move in the position before this one."""
     loss: int
@@ -197,6 +197,8 @@ async def _load(services: Services, game_id: str) -> tuple[GameRow, list[str]]:
             raise NotFound(f"no game {game_id!r}")
         if row.status != "finished":
             raise Conflict("only a finished game can be reviewed")
+        if row.players != 2:
+            raise Conflict("the engine reviews two-player games only")
         query = select(MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
         notations = list((await session.scalars(query)).all())
     return row, notations

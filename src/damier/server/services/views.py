@@ -1,6 +1,13 @@
-"""How stored rows and live games look through the API (``GameState``, ``GameSummary``)."""
+"""How stored rows and live games look through the API (``GameState``, ``GameSummary``).
+
+A two-player game keeps its seats in the row's white and black columns, a game of more
+players in its seat rows; :func:`sitters` reads either, so that the rest of the server
+asks one question whatever the number of players.
+"""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from damier.board import Move
 from damier.game import Game
@@ -8,59 +15,105 @@ from damier.play import parse_clock
 from damier.server.schemas import (
     COLORS,
     ClockView,
+    Color,
     GameState,
     GameSummary,
     MoveView,
     PlayedMove,
+    RankedResult,
     ResultView,
     Seat,
+    SeatsClockView,
+    SeatView,
 )
-from damier.server.store.models import GameRow
+from damier.server.store.models import GameRow, PlayerRow
 
 
-def color(player: int | None) -> str | None:
-    return None if player is None else COLORS[player]
+class Sitter(NamedTuple):
+    """Who sits at one seat: a person (None while the seat is open) or the computer."""
+
+    kind: str
+    level: int | None
+    player_id: str | None
+    player: PlayerRow | None
 
 
-def seat_view(row: GameRow, player: int) -> Seat:
-    """The seat of ``player`` (0 White, 1 Black)."""
-    if player == 0:
-        kind, level, person = row.white_kind, row.white_level, row.white
-    else:
-        kind, level, person = row.black_kind, row.black_level, row.black
+def sitters(row: GameRow) -> list[Sitter]:
+    """The game's seats by seat number (0 White, 1 Black, 2 Red, ...)."""
+    if row.players == 2:
+        return [
+            Sitter(row.white_kind, row.white_level, row.white_id, row.white),
+            Sitter(row.black_kind, row.black_level, row.black_id, row.black),
+        ]
+    return [Sitter(seat.kind, seat.level, seat.player_id, seat.player) for seat in row.seats]
+
+
+def seat_view(row: GameRow, player: int) -> SeatView:
+    """The seat of ``player`` (0 White, 1 Black, ...)."""
+    kind, level, _, person = sitters(row)[player]
+    color = COLORS[player]
     if kind == "computer":
-        return Seat(id=None, name=f"Computer (level {level})", kind="computer", level=level)
+        name = f"Computer (level {level})"
+        return SeatView(id=None, name=name, kind="computer", level=level, color=color)
     if person is None:
-        return Seat(id=None, name="", kind="human", level=None)
-    return Seat(id=person.id, name=person.name, kind="human", level=None)
+        return SeatView(id=None, name="", kind="human", level=None, color=color)
+    return SeatView(id=person.id, name=person.name, kind="human", level=None, color=color)
+
+
+def _seat(view: SeatView) -> Seat:
+    """A seat as the ``white`` and ``black`` fields show it."""
+    return Seat(id=view.id, name=view.name, kind=view.kind, level=view.level)
 
 
 def seat_of(row: GameRow, player_id: str | None) -> int | None:
-    """The seat (0 or 1) that ``player_id`` holds in the game, if any."""
+    """The seat that ``player_id`` holds in the game, if any."""
     if player_id is None:
         return None
-    if row.white_kind == "human" and row.white_id == player_id:
-        return 0
-    if row.black_kind == "human" and row.black_id == player_id:
-        return 1
+    for seat, sitter in enumerate(sitters(row)):
+        if sitter.kind == "human" and sitter.player_id == player_id:
+            return seat
     return None
+
+
+def _colors(players: tuple[int, ...] | list[int]) -> list[Color]:
+    return [COLORS[p] for p in players]
+
+
+def ranking_of(row: GameRow) -> list[list[int]]:
+    """The final places of a game of more players, first to last, as stored in its seats
+    (empty before the end)."""
+    places: dict[int, list[int]] = {}
+    for seat in row.seats:
+        if seat.place is not None:
+            places.setdefault(seat.place, []).append(seat.seat)
+    return [places[place] for place in sorted(places)]
 
 
 def result_view(row: GameRow) -> ResultView | None:
     if row.result_pdn is None or row.result_reason is None:
         return None
-    return ResultView(
+    result = ResultView(
         pdn=row.result_pdn,
         winner=COLORS[row.result_winner] if row.result_winner is not None else None,
         reason=row.result_reason,
     )
+    if row.players == 2:
+        return result
+    ranking = [_colors(place) for place in ranking_of(row)]
+    return RankedResult(**result.model_dump(), ranking=ranking)
 
 
-def _unstarted_clock(control: str) -> ClockView:
+def _unstarted_clock(control: str, players: int) -> list[float]:
     clock = parse_clock(control, now=lambda: 0.0)
     assert clock is not None
-    white, black = clock.snapshot(0.0)
-    return ClockView(control=control, white=white, black=black, running=None)
+    return [clock.snapshot(0.0)[0]] * players
+
+
+def _stored_times(row: GameRow) -> list[float | None]:
+    """Every seat's time as stored, at ``row.clock_since``."""
+    if row.players == 2:
+        return [row.clock_white, row.clock_black]
+    return [seat.clock for seat in row.seats]
 
 
 def clock_view(row: GameRow, game: Game | None, now: float) -> ClockView | None:
@@ -68,22 +121,28 @@ def clock_view(row: GameRow, game: Game | None, now: float) -> ClockView | None:
     control = row.clock_control
     if control is None:
         return None
+    stored = _stored_times(row)
+    running = row.clock_running
     if game is not None and game.clock is not None:
-        white, black = game.clock.snapshot(now)
+        times = game.clock.snapshot(now)
         running = game.clock.running
-    elif row.clock_white is not None and row.clock_black is not None:
-        white, black, running = row.clock_white, row.clock_black, row.clock_running
+    elif all(time is not None for time in stored):
+        times = [time for time in stored if time is not None]
         if running is not None and row.clock_since is not None:
-            spent = now - row.clock_since
-            white, black = (white - spent, black) if running == 0 else (white, black - spent)
+            times[running] -= now - row.clock_since
     else:
-        return _unstarted_clock(control)
-    return ClockView(
+        times = _unstarted_clock(control, row.players)
+        running = None
+    times = [round(max(time, 0.0), 3) for time in times]
+    clock = ClockView(
         control=control,
-        white=round(max(white, 0.0), 3),
-        black=round(max(black, 0.0), 3),
+        white=times[0],
+        black=times[1],
         running=COLORS[running] if running is not None else None,
     )
+    if row.players == 2:
+        return clock
+    return SeatsClockView(**clock.model_dump(), times=times)
 
 
 def move_view(move: Move) -> MoveView:
@@ -94,17 +153,24 @@ def move_view(move: Move) -> MoveView:
     )
 
 
+def _seats(row: GameRow) -> list[SeatView]:
+    return [seat_view(row, player) for player in range(row.players)]
+
+
 def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) -> GameState:
     """The whole game as the API shows it to ``viewer``."""
     playing = row.status == "playing" and game.result is None
     you = seat_of(row, viewer)
+    seats = _seats(row)
+    board = game.board
+    agreed = [] if game.draw_offer is None else [game.draw_offer, *sorted(game.draw_accepted)]
     return GameState(
         id=row.id,
         variant=row.variant,
         status="finished" if row.status == "finished" else row.status,  # type: ignore[arg-type]
-        fen=game.board.fen,
+        fen=board.fen,
         start_fen=game.start_fen,
-        turn=COLORS[game.board.turn],
+        turn=COLORS[board.turn],
         ply=game.ply,
         moves=[
             PlayedMove.model_construct(
@@ -115,12 +181,17 @@ def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) 
             )
             for number, move in enumerate(game.moves, start=1)
         ],
-        legal_moves=[move_view(m) for m in game.board.legal_moves] if playing else [],
-        white=seat_view(row, 0),
-        black=seat_view(row, 1),
+        legal_moves=[move_view(m) for m in board.legal_moves] if playing else [],
+        white=_seat(seats[0]),
+        black=_seat(seats[1]),
+        players=row.players,
+        seats=seats,
+        active=_colors(board.active_players),
+        eliminated=[_colors(out) for out in board.eliminations()],
         clock=clock_view(row, game, now),
         result=result_view(row),
         draw_offer=COLORS[game.draw_offer] if game.draw_offer is not None else None,
+        draw_agreed=_colors(agreed),
         you=COLORS[you] if you is not None else None,
         server_time=now,
         rematch=row.rematch_id,
@@ -128,12 +199,15 @@ def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) 
 
 
 def summary_view(row: GameRow, now: float) -> GameSummary:
+    seats = _seats(row)
     return GameSummary(
         id=row.id,
         variant=row.variant,
         status=row.status,  # type: ignore[arg-type]
-        white=seat_view(row, 0),
-        black=seat_view(row, 1),
+        white=_seat(seats[0]),
+        black=_seat(seats[1]),
+        players=row.players,
+        seats=seats,
         clock=clock_view(row, None, now),
         result=result_view(row),
         created=row.created,

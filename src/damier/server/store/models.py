@@ -1,9 +1,9 @@
-"""The tables: players, their ratings, games and their moves. Times are seconds since the
-epoch."""
+"""The tables: players, their ratings, games, their seats and their moves. Times are seconds
+since the epoch."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, false
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, false, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -46,12 +46,17 @@ class RatingRow(Base):
 
 class GameRow(Base):
     """A game: its seats, clock, status and result. The moves are in :class:`MoveRow`; the
-    clock columns repeat what replaying them gives, for lists and for the flag-fall query."""
+    clock columns repeat what replaying them gives, for lists and for the flag-fall query.
+
+    A two-player game keeps its seats in the ``white_*`` and ``black_*`` columns (ratings
+    and archives read them); a game of more players keeps them in :class:`SeatRow`."""
 
     __tablename__ = "games"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     variant: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer, default=2, server_default=text("2"))
+    """The variant's number of players: 2, or 3-8 with the seats in :class:`SeatRow`."""
     status: Mapped[str] = mapped_column(String(16), index=True)
     """``open``, ``playing`` or ``finished``."""
     white_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
@@ -91,8 +96,40 @@ class GameRow(Base):
 
     white: Mapped[PlayerRow | None] = relationship(foreign_keys=[white_id], lazy="joined")
     black: Mapped[PlayerRow | None] = relationship(foreign_keys=[black_id], lazy="joined")
+    seats: Mapped[list[SeatRow]] = relationship(
+        lazy="selectin", order_by="SeatRow.seat", cascade="all, delete-orphan"
+    )
+    """The seats of a game of more than two players, by seat number (empty for two)."""
 
     __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+
+class SeatRow(Base):
+    """One seat of a game of 3-8 players: who sits there, his clock, and how he left."""
+
+    __tablename__ = "game_seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """The player number on the board: 0 White, 1 Black, 2 Red, ..."""
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    """None for the computer and for a seat still open."""
+    kind: Mapped[str] = mapped_column(String(16))
+    """``human`` or ``computer``."""
+    level: Mapped[int | None] = mapped_column(Integer)
+    clock: Mapped[float | None] = mapped_column(Float)
+    """Seconds left at the game's ``clock_since``."""
+    forfeit_index: Mapped[int | None] = mapped_column(Integer)
+    """Where the player's resignation or time-out stands among the game's events (moves
+    and forfeits, from 0), so that a replay puts him out at the same point."""
+    forfeit_reason: Mapped[str | None] = mapped_column(String(64))
+    forfeit_at: Mapped[float | None] = mapped_column(Float)
+    draw: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Whether the player has offered or accepted the standing draw offer."""
+    place: Mapped[int | None] = mapped_column(Integer)
+    """The final place, 0 first (players sharing a place have the same), once finished."""
+
+    player: Mapped[PlayerRow | None] = relationship(lazy="joined")
 
 
 class MoveRow(Base):

@@ -64,7 +64,8 @@ export const api = {
   games: (status) => getJSON(`/api/games?status=${encodeURIComponent(status)}`),
   createGame: (settings) => postJSON("/api/games", settings),
   game: (id) => getJSON(`/api/games/${encodeURIComponent(id)}`),
-  join: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/join`),
+  /** Takes `seat` (a seat number), or the first open seat when it is not given. */
+  join: (id, seat) => postJSON(`/api/games/${encodeURIComponent(id)}/join`, seat === undefined ? {} : { seat }),
   move: (id, move, ply) => postJSON(`/api/games/${encodeURIComponent(id)}/moves`, { move, ply }),
   resign: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/resign`),
   draw: (id, action) => postJSON(`/api/games/${encodeURIComponent(id)}/draw`, { action }),
@@ -214,12 +215,17 @@ export function seatLabel(seat) {
   return seat.name || "Guest";
 }
 
-/** "White wins by resignation", "Draw by agreement". */
+/** "White wins (resignation)", "Red wins (last player standing)", "Draw (agreement)";
+ *  a first place shared on a board of more players: "White and Red share first place". */
 export function resultText(result) {
   if (!result) return "";
   const reason = result.reason ? ` (${String(result.reason).replaceAll("_", " ")})` : "";
-  if (result.winner === "white") return `White wins${reason}`;
-  if (result.winner === "black") return `Black wins${reason}`;
+  const name = (color) => color[0].toUpperCase() + color.slice(1);
+  if (result.winner) return `${name(result.winner)} wins${reason}`;
+  const first = result.ranking?.[0];
+  if (first && first.length < result.ranking.flat().length) {
+    return `${first.map(name).join(" and ")} share first place${reason}`;
+  }
   if (result.pdn === "1-1" || result.winner === null) return `Draw${reason}`;
   return `${result.pdn || "Game over"}${reason}`;
 }

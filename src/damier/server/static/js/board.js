@@ -1,10 +1,13 @@
 // The board in SVG, drawn from a variant's geometry (GET /api/variants/{name}).
 //
 // The playable cells are exactly the geometry's cells (their polygons, in board units,
-// row 0 at the top and White at the bottom); on boards that use only some squares, the
-// other squares of the rectangle are drawn as light squares behind them. Flipped, the board
-// is turned half a turn (Black at the bottom). Pieces do not take pointer events: every
-// click, tap, key and drop lands on a cell, named by its `data-square`.
+// White at the bottom), coloured by their `shade`; the cells that take no piece (the
+// geometry's `background` outlines) are drawn as light squares behind them, so square,
+// cross, radial and hexagonal boards are all drawn by the same code. The board turns about
+// its centre by any angle (`setAngle`): half a turn puts Black at the bottom, and each seat
+// of a multi-player board has its own angle (`geometry.seat_angles`). Pieces do not take
+// pointer events: every click, tap, key and drop lands on a cell, named by its
+// `data-square`.
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -14,6 +17,18 @@ function svg(tag, attributes = {}) {
     if (value !== null && value !== undefined) element.setAttribute(key, String(value));
   }
   return element;
+}
+
+const SHADES = ["plain", "dark", "mid"];
+
+/** Twice the signed area of a polygon (shoelace). */
+function area(points) {
+  let sum = 0;
+  points.forEach(([x, y], i) => {
+    const [nx, ny] = points[(i + 1) % points.length];
+    sum += x * ny - nx * y;
+  });
+  return Math.abs(sum) / 2;
 }
 
 function centroid(points) {
@@ -35,7 +50,6 @@ export class Board {
     this.container = container;
     this.geometry = geometry;
     this.interactive = Boolean(options.interactive);
-    this.flipped = false;
     this.position = { turn: "white", pieces: new Map() };
     this.marks = {};
     this.showNames = options.showNames ?? true;
@@ -47,27 +61,18 @@ export class Board {
     this.onDragStart = null;
     this.drag = null;
 
-    const xs = [];
-    const ys = [];
-    for (const cell of geometry.cells) {
-      for (const [x, y] of cell.polygon) {
-        xs.push(x);
-        ys.push(y);
-      }
-    }
-    this.minX = Math.min(...xs);
-    this.minY = Math.min(...ys);
-    this.maxX = Math.max(...xs);
-    this.maxY = Math.max(...ys);
-    this.unit = Math.min(
-      (this.maxX - this.minX) / (geometry.width || 1),
-      (this.maxY - this.minY) / (geometry.height || 1),
-    );
+    this.outlines = [...geometry.cells.map((cell) => cell.polygon), ...(geometry.background || [])];
+    const xs = this.outlines.flat().map(([x]) => x);
+    const ys = this.outlines.flat().map(([, y]) => y);
+    this.centre = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+    this.angle = 0;
+    // The side of a cell: 1 on square boards, about that on the others.
+    const areas = geometry.cells.map((cell) => area(cell.polygon));
+    this.unit = Math.sqrt(areas.reduce((a, b) => a + b, 0) / (areas.length || 1)) || 1;
     this.cells = new Map(geometry.cells.map((cell) => [String(cell.name), cell]));
 
     this.root = svg("svg", {
-      class: "board",
-      viewBox: `${this.minX} ${this.minY} ${this.maxX - this.minX} ${this.maxY - this.minY}`,
+      class: geometry.players > 2 ? "board shaped" : "board",
       role: "group",
       "aria-label": options.label || "Board",
       style: `--unit: ${this.unit}px`,
@@ -82,10 +87,27 @@ export class Board {
     this.render();
   }
 
+  /** A board point as drawn: turned clockwise by `angle` degrees about the centre. */
   point([x, y]) {
-    if (!this.flipped) return [x, y];
-    return [this.minX + this.maxX - x, this.minY + this.maxY - y];
+    if (!this.angle) return [x, y];
+    const [cx, cy] = this.centre;
+    const radians = (this.angle * Math.PI) / 180;
+    const [cos, sin] = [Math.cos(radians), Math.sin(radians)];
+    return [cx + (x - cx) * cos - (y - cy) * sin, cy + (x - cx) * sin + (y - cy) * cos];
   }
+
+  /** The view box around the board as turned. */
+  fitView() {
+    const points = this.outlines.flat().map((p) => this.point(p));
+    const xs = points.map(([x]) => x);
+    const ys = points.map(([, y]) => y);
+    [this.minX, this.minY, this.maxX, this.maxY] = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    // A board that is not a rectangle has no frame: leave room for the pieces on its edge.
+    const margin = this.geometry.players > 2 ? this.unit * 0.25 : 0;
+    [this.minX, this.minY, this.maxX, this.maxY] = [this.minX - margin, this.minY - margin, this.maxX + margin, this.maxY + margin];
+    this.root.setAttribute("viewBox", `${this.minX} ${this.minY} ${this.maxX - this.minX} ${this.maxY - this.minY}`);
+  }
+
 
   polygonOf(cell) {
     return cell.polygon.map((p) => this.point(p));
@@ -96,8 +118,9 @@ export class Board {
     return cell ? centroid(this.polygonOf(cell)) : null;
   }
 
-  setFlipped(flipped) {
-    this.flipped = Boolean(flipped);
+  /** Turn the board: 0 White at the bottom, 180 Black, a seat's angle on other boards. */
+  setAngle(angle) {
+    this.angle = ((Number(angle) || 0) % 360 + 360) % 360;
     this.render();
   }
 
@@ -117,6 +140,7 @@ export class Board {
 
   render() {
     this.cancelDrag();
+    this.fitView();
     this.renderSquares();
     this.renderMarks();
     this.renderPieces();
@@ -131,23 +155,15 @@ export class Board {
     squares.replaceChildren();
     cells.replaceChildren();
     names.replaceChildren();
-    const taken = new Set(geometry.cells.map((cell) => `${cell.row},${cell.column}`));
-    if (taken.size < geometry.width * geometry.height) {
-      squares.append(
-        svg("rect", {
-          x: this.minX,
-          y: this.minY,
-          width: this.maxX - this.minX,
-          height: this.maxY - this.minY,
-          class: "light",
-        }),
-      );
+    for (const outline of geometry.background || []) {
+      const polygon = outline.map((p) => this.point(p));
+      squares.append(svg("polygon", { points: polygon.map(([x, y]) => `${x},${y}`).join(" "), class: "light" }));
     }
+    const chequered = !(geometry.background || []).length;
     for (const cell of geometry.cells) {
       const polygon = this.polygonOf(cell);
       const name = String(cell.name);
-      const shade =
-        taken.size < geometry.width * geometry.height || (cell.row + cell.column) % 2 ? "dark" : "plain";
+      const shade = chequered ? SHADES[cell.shade ?? 1] : "dark";
       const shape = svg("polygon", {
         points: polygon.map(([x, y]) => `${x},${y}`).join(" "),
         class: `cell ${shade}`,
@@ -262,8 +278,20 @@ export class Board {
     return group;
   }
 
+  /** The size a piece may take on a cell: the board's unit, less on the narrow cells of a
+   *  radial board (twice the cell's inner radius, area / half-perimeter: 1 on a square). */
+  sizeOf(name) {
+    const cell = this.cells.get(name);
+    if (!cell) return this.unit;
+    const perimeter = cell.polygon.reduce((sum, [x, y], i) => {
+      const [nx, ny] = cell.polygon[(i + 1) % cell.polygon.length];
+      return sum + Math.hypot(nx - x, ny - y);
+    }, 0);
+    return Math.min(this.unit, (4 * area(cell.polygon)) / perimeter);
+  }
+
   pieceElement(name, piece, center) {
-    const { unit } = this;
+    const unit = this.sizeOf(name);
     const group = svg("g", {
       class: `piece ${piece.color}${piece.king ? " king" : ""}`,
       "data-square": name,

@@ -8,10 +8,14 @@
 // crowned on its far row). The replay is used only when it ends on exactly the server's
 // FEN; otherwise (a rule the replay does not know) the page keeps the positions it has
 // seen itself: the start, the current position, and each state received while it is open.
+//
+// On a board of more players each seat has its colour and its side of the board: the board
+// is turned so that the viewer's side is at the bottom, the seats are listed with the one
+// to move marked, the players out of the game struck out and, at the end, their places.
 import { api, ApiError, controlOf, GameSocket, h, resultText, seatLabel, showError } from "./api.js";
 import { Board } from "./board.js";
 import { MovePicker } from "./picker.js";
-import { applyMove, normalizeMove, parseFen, samePosition, squareIndex } from "./position.js";
+import { applyMove, COLORS, normalizeMove, parseFen, samePosition, squareIndex } from "./position.js";
 import { ReviewPanel } from "./review.js";
 
 const gameId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -28,7 +32,7 @@ let socket = null;
 const picker = new MovePicker();
 let positions = new Map(); // ply -> position ({turn, pieces})
 let viewPly = null; // null: follow the game; a number: show the position after that ply
-let flipOverride = null; // null: Black at the bottom for the Black player only
+let seatOverride = null; // null: the board seen from the viewer's seat (White's for a spectator)
 let pending = null; // {move, position} while a move waits for the server
 let hint = "";
 let loadingVariant = null;
@@ -41,6 +45,19 @@ function fail(error) {
 
 function other(color) {
   return color === "white" ? "black" : "white";
+}
+
+function playerCount() {
+  return state?.players || 2;
+}
+
+function seatOf(color) {
+  return state.seats?.[COLORS.indexOf(color)] ?? state[color];
+}
+
+/** Whether the viewer holds a seat and is still in the game. */
+function inGame() {
+  return Boolean(state.you) && (state.active || [state.you]).includes(state.you);
 }
 
 function myTurn() {
@@ -218,9 +235,14 @@ async function action(run, button) {
 
 // --- rendering ----------------------------------------------------------------------------
 
-function flipped() {
-  if (flipOverride !== null) return flipOverride;
-  return state?.you === "black";
+function viewSeat() {
+  if (seatOverride !== null) return seatOverride;
+  return Math.max(0, COLORS.indexOf(state?.you));
+}
+
+function angle() {
+  const seat = viewSeat();
+  return variant.geometry.seat_angles?.[seat] ?? (seat ? 180 : 0);
 }
 
 function displayed() {
@@ -231,8 +253,9 @@ function displayed() {
 
 function render() {
   if (!state || !board) return;
-  if (board.flipped !== flipped()) board.setFlipped(flipped());
-  $("flip").setAttribute("aria-pressed", String(flipped()));
+  if (board.angle !== angle()) board.setAngle(angle());
+  $("flip").setAttribute("aria-pressed", String(viewSeat() !== 0));
+  $("flip").textContent = playerCount() > 2 ? "Turn board" : "Flip board";
   board.setPosition(displayed().position);
   renderMarks();
   renderPlayers();
@@ -245,7 +268,7 @@ function render() {
 
 function renderReview() {
   if (!review) return;
-  review.show(state.id, state.status === "finished");
+  review.show(state.id, state.status === "finished" && playerCount() === 2); // two-player reviews only
   if (review.review) review.select(displayed().ply);
 }
 
@@ -275,14 +298,63 @@ function renderMarks() {
 }
 
 function seatText(color) {
-  const seat = state[color];
-  let text = seatLabel(seat);
+  let text = seatLabel(seatOf(color));
   if (state.you === color) text += " (you)";
   return text;
 }
 
+function ordinal(place) {
+  return `${place}${{ 1: "st", 2: "nd", 3: "rd" }[place] || "th"}`;
+}
+
+/** The seats of a board of more players: colour, name, clock, the turn, who is out, places. */
+function renderSeats() {
+  const list = $("seats");
+  const many = playerCount() > 2;
+  list.hidden = !many;
+  $("player-top").hidden = many;
+  $("player-bottom").hidden = many;
+  if (!many) return;
+  const places = new Map();
+  (state.result?.ranking || []).forEach((group, place) => {
+    for (const color of group) places.set(color, place + 1);
+  });
+  list.replaceChildren(
+    ...state.seats.map((seat) => {
+      const out = !state.active.includes(seat.color);
+      const place = places.get(seat.color);
+      const moving = state.status === "playing" && state.turn === seat.color;
+      const classes = [out ? "out" : "", moving ? "to-move" : ""].join(" ").trim();
+      const free = state.status === "open" && !state.you && seat.kind === "human" && !seat.id;
+      const sit = free
+        ? h("button", { type: "button", "data-seat": seat.color, onclick: (event) => join(COLORS.indexOf(seat.color), event.currentTarget) }, `Sit at ${cap(seat.color)}`)
+        : null;
+      return h(
+        "li",
+        { "data-color": seat.color, class: classes || null, "aria-current": moving ? "true" : null },
+        h(
+          "span",
+          { class: "name" },
+          place ? h("span", { class: "place" }, ordinal(place)) : null,
+          h("span", { class: `swatch ${seat.color}`, title: seat.color }),
+          h("span", { class: "label" }, seatText(seat.color)),
+          out ? h("span", { class: "muted" }, "out") : null,
+        ),
+        sit,
+        state.clock ? h("span", { class: "clock", role: "timer", "data-color": seat.color, "aria-label": `${seat.color} clock` }) : null,
+      );
+    }),
+  );
+}
+
 function renderPlayers() {
-  const bottom = flipped() ? "black" : "white";
+  renderSeats();
+  const names = (state.seats || [state.white, state.black]).map(seatLabel).join(" – ");
+  document.title = `${names} · Damier`;
+  const control = controlOf(state.clock);
+  $("title").textContent = `${variant.title || state.variant} · ${control ? control : "no clock"}`;
+  if (playerCount() > 2) return;
+  const bottom = viewSeat() === 1 ? "black" : "white";
   const top = other(bottom);
   for (const [id, color] of [["player-top", top], ["player-bottom", bottom]]) {
     const box = $(id);
@@ -295,20 +367,21 @@ function renderPlayers() {
     clock.dataset.color = color;
     clock.setAttribute("aria-label", `${color} clock`);
   }
-  document.title = `${seatLabel(state.white)} – ${seatLabel(state.black)} · Damier`;
-  const control = controlOf(state.clock);
-  $("title").textContent = `${variant.title || state.variant} · ${control ? control : "no clock"}`;
 }
 
 function statusText() {
   const draw = state.draw_offer ? ` ${state.draw_offer === state.you ? "You offer" : `${cap(state.draw_offer)} offers`} a draw.` : "";
   if (state.status === "open") {
-    if (state.you) return "Waiting for an opponent to join. Send them the link below.";
-    const free = state.white?.id ? "Black" : "White";
-    return `Open game: join to play ${free}.`;
+    if (state.you) {
+      const waiting = playerCount() > 2 ? "players to take the open seats" : "an opponent to join";
+      return `Waiting for ${waiting}. Send them the link below.`;
+    }
+    const free = (state.seats || []).find((seat) => seat.kind === "human" && !seat.id)?.color || "white";
+    return `Open game: join to play ${cap(free)}.`;
   }
   if (state.status === "finished") {
-    return `${resultText(state.result)}${state.result?.pdn ? ` · ${state.result.pdn}` : ""}`;
+    const pdn = state.result?.pdn && state.result.pdn !== "*" ? ` · ${state.result.pdn}` : "";
+    return `${resultText(state.result)}${pdn}`;
   }
   if (pending) return "Sending your move…";
   if (viewPly !== null) return `${cap(state.turn)} to move.${draw}`;
@@ -316,7 +389,8 @@ function statusText() {
     const must = picker.mustCapture().size ? " You must capture." : "";
     return `Your turn.${must}${draw}`;
   }
-  const mover = state[state.turn];
+  const mover = seatOf(state.turn);
+  if (state.you && !inGame()) return `You are out of the game. ${cap(state.turn)} to move.`;
   if (state.you) {
     if (mover?.kind === "computer") return `The computer is thinking…${draw}`;
     return `Waiting for ${seatLabel(mover)} to move.${draw}`;
@@ -337,19 +411,21 @@ function renderStatus() {
 
 function renderActions() {
   const playing = state.status === "playing";
-  const player = Boolean(state.you);
+  const player = inGame();
   const offer = state.draw_offer;
+  const agreed = state.draw_agreed || (offer ? [offer] : []);
+  const asked = Boolean(offer) && !agreed.includes(state.you); // an offer waits for the viewer
   $("join").hidden = !(state.status === "open" && !player);
   $("invite").hidden = !(state.status === "open" && player);
   $("invite-url").value = location.href.split("#")[0];
   const offerButton = $("draw-offer");
-  offerButton.hidden = !(playing && player && offer !== other(state.you));
-  offerButton.disabled = offer === state.you;
-  offerButton.textContent = offer === state.you ? "Draw offered" : "Offer draw";
-  $("draw-accept").hidden = !(playing && player && offer === other(state.you));
+  offerButton.hidden = !(playing && player && !asked);
+  offerButton.disabled = agreed.includes(state.you);
+  offerButton.textContent = agreed.includes(state.you) ? "Draw offered" : "Offer draw";
+  $("draw-accept").hidden = !(playing && player && asked);
   $("draw-decline").hidden = $("draw-accept").hidden;
   $("resign").hidden = !(playing && player);
-  $("rematch").hidden = !(state.status === "finished" && player);
+  $("rematch").hidden = !(state.status === "finished" && state.you);
   const rematchId = state.rematch?.id ?? state.rematch ?? null;
   $("rematch-link").hidden = !rematchId;
   if (rematchId) $("rematch-link").href = `/games/${encodeURIComponent(rematchId)}`;
@@ -366,14 +442,17 @@ function renderMoves() {
   const startTurn = parseFen(index, state.start_fen || state.fen).turn;
   const shown = displayed().ply;
   const cells = [];
-  const offset = startTurn === "black" ? 1 : 0;
+  // A number for each round of moves: two plies, or one move of each player on a board of more.
+  const round = playerCount();
+  const offset = Math.max(0, COLORS.indexOf(startTurn));
   if (offset && moves.length) {
-    cells.push(h("span", { class: "number" }, "1."), h("span", { class: "filler" }, "…"));
+    cells.push(h("span", { class: "number" }, "1."));
+    for (let i = 0; i < offset; i += 1) cells.push(h("span", { class: "filler" }, "…"));
   }
   moves.forEach((move, i) => {
     const ply = i + 1;
     const slot = i + offset;
-    if (slot % 2 === 0) cells.push(h("span", { class: "number" }, `${slot / 2 + 1}.`));
+    if (slot % round === 0) cells.push(h("span", { class: "number" }, `${slot / round + 1}.`));
     const known = positions.has(ply);
     const judged = review?.review ? review.moveAt(ply) : null;
     cells.push(
@@ -393,6 +472,7 @@ function renderMoves() {
     );
   });
   box.replaceChildren(...cells);
+  box.style.setProperty("--round", String(round));
   box.setAttribute("aria-label", `Moves (${moves.length})`);
   box.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: "nearest" });
   const viewing = $("viewing");
@@ -449,7 +529,7 @@ function formatClock(seconds) {
 
 function remaining(color) {
   const clock = state.clock;
-  let seconds = Number(clock[color]) || 0;
+  let seconds = Number(clock.times ? clock.times[COLORS.indexOf(color)] : clock[color]) || 0;
   if (state.status === "playing" && clock.running === color) {
     seconds -= (performance.now() - receivedAt) / 1000;
   }
@@ -504,7 +584,7 @@ function wire() {
     },
   );
   $("flip").addEventListener("click", () => {
-    flipOverride = !flipped();
+    seatOverride = (viewSeat() + 1) % playerCount();
     render();
   });
   $("nav-first").addEventListener("click", () => navigate("first"));
@@ -526,16 +606,7 @@ function wire() {
       renderStatus();
     }
   });
-  $("join").addEventListener("click", (event) =>
-    action(async () => {
-      const game = await api.join(gameId);
-      // The socket identified its player when it connected: reconnect as the new player.
-      restartSocket();
-      me = await api.me();
-      showMe();
-      return game;
-    }, event.currentTarget),
-  );
+  $("join").addEventListener("click", (event) => join(undefined, event.currentTarget));
   $("copy-invite").addEventListener("click", async () => {
     const input = $("invite-url");
     input.select();
@@ -573,6 +644,18 @@ function wire() {
     play(legal ? normalizeMove(index, legal) : text);
   });
   setInterval(tick, 100);
+}
+
+/** Take a seat (a seat number, or the first open one) of an open game. */
+function join(seat, button) {
+  return action(async () => {
+    const game = await api.join(gameId, seat);
+    // The socket identified its player when it connected: reconnect as the new player.
+    restartSocket();
+    me = await api.me();
+    showMe();
+    return game;
+  }, button);
 }
 
 function showMe() {

@@ -1,5 +1,6 @@
 // The lobby: a name, an account (register, log in, ratings, archive), the game lists
-// (polled), and the form that creates a game.
+// (polled), and the form that creates a game: an opponent and a colour for two players,
+// every seat (you, open, or the computer at a level) on a board of more.
 import { api, controlOf, getJSON, h, postJSON, resultText, seatLabel, showError } from "./api.js";
 
 const errorBox = document.getElementById("error");
@@ -8,6 +9,8 @@ const SETTINGS_KEY = "damier.newGame";
 
 let me = null;
 const titles = new Map();
+const details = new Map(); // variant name -> its detail (players, geometry), asked for once
+let seatCount = 2;
 const ARCHIVE_PAGE = 10;
 let archive = [];
 let archiveNext = null;
@@ -24,8 +27,16 @@ function gameLink(id, text) {
   return h("a", { href: `/games/${encodeURIComponent(id)}` }, text);
 }
 
+function seatsOf(game) {
+  return game.seats || [game.white, game.black];
+}
+
 function mine(game) {
-  return Boolean(me) && [game.white, game.black].some((seat) => seat && seat.id === me.id);
+  return Boolean(me) && seatsOf(game).some((seat) => seat && seat.id === me.id);
+}
+
+function players(game) {
+  return seatsOf(game).map(seatLabel).join(" – ");
 }
 
 function showMe() {
@@ -53,8 +64,11 @@ function table(headings, rows, emptyText) {
 }
 
 function openRow(game) {
-  const creatorSeat = game.white && game.white.id ? game.white : game.black;
-  const creatorColor = creatorSeat === game.white ? "white" : "black";
+  const seats = seatsOf(game);
+  const creatorSeat = seats.find((seat) => seat && seat.id) || game.white;
+  const creatorColor = creatorSeat.color || (creatorSeat === game.white ? "white" : "black");
+  const free = seats.filter((seat) => seat.kind === "human" && !seat.id).length;
+  const more = seats.length > 2 ? ` · ${free} of ${seats.length} seats open` : "";
   let action;
   if (mine(game)) {
     action = h("a", { class: "button", href: `/games/${encodeURIComponent(game.id)}` }, "Your game");
@@ -76,7 +90,7 @@ function openRow(game) {
     { "data-game": game.id },
     h("td", {}, variantTitle(game.variant)),
     h("td", {}, controlOf(game.clock) || "no clock"),
-    h("td", {}, `${seatLabel(creatorSeat)} (${creatorColor})`),
+    h("td", {}, `${seatLabel(creatorSeat)} (${creatorColor})${more}`),
     h("td", { class: "action" }, action),
   );
 }
@@ -85,7 +99,7 @@ function liveRow(game) {
   return h(
     "tr",
     { "data-game": game.id },
-    h("td", {}, `${seatLabel(game.white)} – ${seatLabel(game.black)}`),
+    h("td", {}, players(game)),
     h("td", {}, variantTitle(game.variant)),
     h("td", {}, controlOf(game.clock) || "no clock"),
     h(
@@ -104,7 +118,7 @@ function finishedRow(game) {
   return h(
     "tr",
     { "data-game": game.id },
-    h("td", {}, `${seatLabel(game.white)} – ${seatLabel(game.black)}`),
+    h("td", {}, players(game)),
     h("td", {}, variantTitle(game.variant)),
     h("td", {}, game.result ? `${game.result.pdn || ""} ${resultText(game.result)}` : ""),
     h("td", { class: "action" }, gameLink(game.id, "View")),
@@ -127,7 +141,7 @@ function archiveRow(game) {
   return h(
     "tr",
     { "data-game": game.id },
-    h("td", {}, `${seatLabel(game.white)} – ${seatLabel(game.black)}`),
+    h("td", {}, players(game)),
     h("td", {}, variantTitle(game.variant)),
     h("td", {}, outcome),
     h("td", { class: "action" }, gameLink(game.id, "View")),
@@ -269,18 +283,54 @@ async function join(id, button) {
   }
 }
 
+/** A seat's choice as the API takes it, from its select ("you", "open", "computer-3"). */
+function seatChoice(value) {
+  const [kind, level] = String(value).split("-");
+  return kind === "computer" ? { kind, level: Number(level) } : { kind };
+}
+
 function readSettings() {
   const form = document.getElementById("create-form");
   const data = new FormData(form);
+  const clock = data.get("clock") || null;
+  if (seatCount > 2) {
+    const seats = [...Array(seatCount).keys()].map((seat) => seatChoice(data.get(`seat-${seat}`)));
+    return { variant: data.get("variant"), clock, seats };
+  }
   const opponent = data.get("opponent");
-  const settings = {
-    variant: data.get("variant"),
-    opponent,
-    color: data.get("color"),
-    clock: data.get("clock") || null,
-  };
+  const settings = { variant: data.get("variant"), opponent, color: data.get("color"), clock };
   if (opponent === "computer") settings.level = Number(data.get("level"));
   return settings;
+}
+
+/** One select per seat: you at the first, the computer (level 3) at the others. */
+function buildSeats(count, saved) {
+  const colors = ["white", "black", "red", "green", "yellow", "purple", "orange", "cyan"];
+  const options = [
+    ["you", "You"],
+    ["open", "A person (open seat)"],
+    ...[...Array(10).keys()].map((i) => [`computer-${i + 1}`, `Computer, level ${i + 1}`]),
+  ];
+  const rows = colors.slice(0, count).map((color, seat) => {
+    const chosen = saved?.[seat] ? (saved[seat].kind === "computer" ? `computer-${saved[seat].level}` : saved[seat].kind) : seat ? "computer-3" : "you";
+    const name = color[0].toUpperCase() + color.slice(1);
+    return h(
+      "div",
+      { class: "row" },
+      h("label", { for: `seat-${seat}` }, h("span", { class: `swatch ${color}` }), ` ${name}`),
+      h(
+        "select",
+        { id: `seat-${seat}`, name: `seat-${seat}` },
+        options.map(([value, text]) => h("option", { value, selected: value === chosen }, text)),
+      ),
+    );
+  });
+  document.getElementById("seats-list").replaceChildren(...rows);
+}
+
+function variantDetail(name) {
+  if (!details.has(name)) details.set(name, api.variant(name));
+  return details.get(name);
 }
 
 function restoreSettings() {
@@ -299,6 +349,20 @@ function restoreSettings() {
   }
   if (saved.level) form.level.value = String(saved.level);
   if (saved.clock !== undefined) form.clock.value = saved.clock || "";
+  return saved;
+}
+
+/** Show the seats of a board of more players instead of the opponent and colour. */
+async function syncSeats(saved) {
+  const form = document.getElementById("create-form");
+  const name = form.variant.value;
+  const count = (await variantDetail(name)).geometry.players || 2;
+  if (form.variant.value !== name) return; // changed again meanwhile
+  if (count !== seatCount) buildSeats(count, saved?.variant === name ? saved.seats : null);
+  seatCount = count;
+  document.getElementById("seats-field").hidden = count <= 2;
+  document.getElementById("opponent-field").hidden = count > 2;
+  document.getElementById("color-field").hidden = count > 2;
 }
 
 function syncForm() {
@@ -317,7 +381,10 @@ async function setup() {
   }
 
   const form = document.getElementById("create-form");
-  form.addEventListener("change", syncForm);
+  form.addEventListener("change", (event) => {
+    syncForm();
+    if (event.target === form.variant) syncSeats().catch(fail);
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = document.getElementById("create-button");
@@ -362,8 +429,9 @@ async function setup() {
       h("option", { value: variant.name, selected: variant.name === "international" }, variant.title || variant.name),
     );
   }
-  restoreSettings();
+  const saved = restoreSettings();
   syncForm();
+  await syncSeats(saved);
   showAccount().catch(fail);
   await refresh();
   setInterval(() => {

@@ -9,6 +9,7 @@ export function squareIndex(geometry) {
   const index = new Map();
   const rows = new Map();
   for (const cell of geometry.cells) {
+    if (cell.row === null || cell.row === undefined) continue; // not a rectangular board
     const name = String(cell.name);
     const algebraic = `${String.fromCharCode(97 + cell.column)}${geometry.height - cell.row}`;
     index.set(algebraic.toLowerCase(), name);
@@ -31,9 +32,13 @@ export function squareIndex(geometry) {
   };
 }
 
+/** The players by their FEN letter (multi-player boards use them all), and the dead pieces. */
+export const COLORS = ["white", "black", "red", "green", "yellow", "purple", "orange", "cyan"];
+const LETTERS = new Map([...COLORS.map((color) => [color[0].toUpperCase(), color]), ["X", "dead"]]);
+
 /**
- * Reads a FEN (`W:W31-50:B1-20`, `B:WK4,21-32:B1-12`, `W:Wa2,Kb2:Ba7`) into
- * `{turn: "white"|"black", pieces: Map(name -> {color, king})}`.
+ * Reads a FEN (`W:W31-50:B1-20`, `B:WK4,21-32:B1-12`, `W:Wa2,Kb2:Ba7`, `R:WWa1:BBa1:RKRc3`)
+ * into `{turn: "white"|"black"|"red"|..., pieces: Map(name -> {color, king})}`.
  * Unknown squares are skipped: the server wrote the FEN, so it is trusted.
  */
 export function parseFen(index, fen) {
@@ -43,12 +48,11 @@ export function parseFen(index, fen) {
   if (wrapped) body = wrapped[1].trim();
   body = body.replace(/\.$/, "").replace(/\s+/g, "");
   const fields = body.split(":");
-  const turn = (fields[0] || "W").toUpperCase() === "B" ? "black" : "white";
+  const turn = LETTERS.get((fields[0] || "W").toUpperCase()) ?? "white";
   for (const field of fields.slice(1)) {
     if (!field) continue;
-    const letter = field[0].toUpperCase();
-    if (letter !== "W" && letter !== "B") continue; // H/F move counters
-    const color = letter === "W" ? "white" : "black";
+    const color = LETTERS.get(field[0].toUpperCase());
+    if (!color) continue; // H/F move counters
     for (const raw of field.slice(1).split(",")) {
       const token = raw.trim().toLowerCase();
       if (!token) continue;
