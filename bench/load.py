@@ -86,7 +86,10 @@ async def _wait_until_up(base: str, deadline: float) -> None:
 
 
 async def _player(base: str, name: str) -> httpx.AsyncClient:
-    client = httpx.AsyncClient(base_url=base, timeout=60)
+    # A connection per request: while hundreds of games are set up, a kept-alive connection
+    # may sit idle past the server's keep-alive timeout and be closed under the next request.
+    limits = httpx.Limits(max_keepalive_connections=0)
+    client = httpx.AsyncClient(base_url=base, timeout=60, limits=limits)
     answer = await client.post("/api/session", json={"name": name})
     answer.raise_for_status()
     return client
@@ -190,13 +193,19 @@ async def _clients(
 def _client_process(
     base: str, numbers: range, args: argparse.Namespace, start: Any, results: Connection
 ) -> None:
-    """One client process: its games on its own event loop (uvloop when installed)."""
+    """One client process: its games on its own event loop (uvloop when installed). A
+    failure breaks the barrier, so that nobody waits for this process."""
     try:
         import uvloop
 
-        outcome = uvloop.run(_clients(base, numbers, args, start))
+        run: Any = uvloop.run
     except ImportError:
-        outcome = asyncio.run(_clients(base, numbers, args, start))
+        run = asyncio.run
+    try:
+        outcome = run(_clients(base, numbers, args, start))
+    except BaseException:
+        start.abort()
+        raise
     results.send(outcome)
     results.close()
 
