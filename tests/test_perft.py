@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from damier import Board
+from damier.kernel.bitboard import covers
 from damier.rules import UnknownVariantError, get_variant
 from tests.conftest import perft_reference
 
@@ -37,15 +38,20 @@ def _cases() -> list[Any]:
 POSITION_OPTIONS = {"12-man start (not the Thai start)": "+twelve-men"}
 
 
+@pytest.mark.parametrize("fast", [False, True], ids=["table", "bitboard"])
 @pytest.mark.parametrize("entry", _cases())
-def test_published_perft(entry: dict[str, Any]) -> None:
+def test_published_perft(entry: dict[str, Any], fast: bool) -> None:
+    # Both kernels: the table kernel (every variant) and, where it plays the variant, the
+    # bitboard fast path that Board.perft prefers.
     try:
         variant = get_variant(entry["variant"] + POSITION_OPTIONS.get(entry["position"], ""))
     except UnknownVariantError:
         pytest.skip(f"variant {entry['variant']} is not built in yet (issue 8)")
+    if fast and not covers(variant):
+        pytest.skip(f"the bitboard fast path does not play {variant.name}")
     fen = None if entry["fen"] == "start" else entry["fen"]
     board = Board(variant, fen=fen)
-    assert board.perft(entry["depth"], entry["duplicates"]) == entry["nodes"]
+    assert board.perft(entry["depth"], entry["duplicates"], fast=fast) == entry["nodes"]
 
 
 def test_reference_covers_the_diagonal_variants() -> None:

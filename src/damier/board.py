@@ -23,6 +23,7 @@ import numpy.typing as npt
 from damier.errors import AmbiguousMoveError, FenError, IllegalMoveError
 from damier.geometry import Geometry, geometry_of
 from damier.kernel import layout as L
+from damier.kernel.bitboard import fast_perft
 from damier.kernel.movegen import Scratch, generate, make_move, position_hash, unmake_move
 from damier.kernel.perft import move_buffers, perft, perft_stack
 from damier.kernel.tables import Tables, compile_tables
@@ -565,13 +566,20 @@ class Board:
 
     # -- counting ---------------------------------------------------------------------
 
-    def perft(self, depth: int, duplicates: str = "drop") -> int:
+    def perft(self, depth: int, duplicates: str = "drop", *, fast: bool = True) -> int:
         """Leaves of the legal-move tree ``depth`` plies deep.
 
         ``duplicates="drop"`` counts captures of the same pieces between the same squares
-        once (RULES.md decision 5); ``"keep"`` counts every path.
+        once (RULES.md decision 5); ``"keep"`` counts every path. Two-player games on dark
+        squares are counted by the bitboard fast path (:mod:`damier.kernel.bitboard`) unless
+        ``fast`` is False; every other game, and ``fast=False``, by the table kernel, the
+        one the fast path is tested against.
         """
         _check_perft(depth, duplicates)
+        if fast:
+            counted = fast_perft(self.variant, self._cells, self._turn, depth, duplicates)
+            if counted is not None:
+                return counted
         width = L.row_width(self._maxc)
         space = _workspace(self.geometry.cell_count, self._maxc)
         capacity = len(space.buffer)
@@ -593,7 +601,9 @@ class Board:
                 return int(count)
             capacity *= 4
 
-    def perft_divide(self, depth: int, duplicates: str = "drop") -> list[tuple[Move, int]]:
+    def perft_divide(
+        self, depth: int, duplicates: str = "drop", *, fast: bool = True
+    ) -> list[tuple[Move, int]]:
         """Each legal move with the leaves below it, ``depth`` plies deep in all."""
         _check_perft(depth, duplicates)
         if depth == 0:
@@ -606,7 +616,7 @@ class Board:
             self._turn = (self._turn + 1) % players
             self._cache = None
             try:
-                result.append((move, self.perft(depth - 1, duplicates)))
+                result.append((move, self.perft(depth - 1, duplicates, fast=fast)))
             finally:
                 unmake_move(self._tables, self._cells, rows, index)
                 self._turn = (self._turn - 1) % players
