@@ -14,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -31,6 +32,7 @@ from damier.rules.description import (
     Landing,
     Promotion,
     Range,
+    Topology,
 )
 from tests.conftest import perft_reference
 
@@ -62,6 +64,17 @@ def test_covers_the_international_family_and_no_other() -> None:
     # Breakthrough's crowning win.
     for name in ("turkish", "croda", "dameo", "canadian", "breakthrough"):
         assert name not in covered
+
+
+def test_covers_two_players_on_a_plain_square_board_only() -> None:
+    # radial2: two players, but on the radial board (two areas round a hub), whose lines
+    # no shift follows.
+    assert not covers(get_variant("radial2"))
+    for variant in damier.all_variants():
+        if covers(variant):
+            assert variant.players == 2
+            assert variant.topology is Topology.SQUARE
+            assert variant.corner == 0
 
 
 def test_an_uncovered_variant_gives_none() -> None:
@@ -266,6 +279,19 @@ def test_a_move_list_longer_than_the_buffer(monkeypatch: pytest.MonkeyPatch) -> 
         for duplicates in ("drop", "keep"):
             expected = board.perft(3, duplicates, fast=False)
             assert fast_perft(board.variant, board.cells, board.turn, 3, duplicates) == expected
+
+
+def test_threads_count_side_by_side() -> None:
+    """Each call owns its arrays and the compiled code releases the GIL: calls from several
+    threads give the counts of calls made one after the other."""
+    boards = [Board(name, fen) for name, fen in SPECIAL]
+
+    def count(board: Board) -> int | None:
+        return fast_perft(board.variant, board.cells, board.turn, 4, "keep")
+
+    alone = [count(board) for board in boards]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        assert list(pool.map(count, boards)) == alone
 
 
 SCRIPT = """

@@ -33,6 +33,7 @@ from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic, overload
 
+from damier.geometry import geometry_of
 from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.layout import (
     CHOICE_EARLIEST_KING,
@@ -53,6 +54,7 @@ from damier.rules.description import (
     Promotion,
     Range,
     Removal,
+    Topology,
     Variant,
 )
 
@@ -714,7 +716,10 @@ def _rules_fit(variant: Variant) -> bool:
     """Whether the rules are among the switches. (Frisian's limit on king moves in a row is
     not one of them, but perft does not see it: the board applies it from its history.)"""
     return (
-        variant.board in (BoardKind.DARK, BoardKind.MIRRORED)
+        variant.players == 2
+        and variant.topology is Topology.SQUARE
+        and variant.corner == 0
+        and variant.board in (BoardKind.DARK, BoardKind.MIRRORED)
         and variant.width % 2 == 0
         and variant.man_moves == frozenset({Direction.FORWARD_DIAGONAL})
         and variant.king_moves == DIAGONAL
@@ -747,6 +752,8 @@ def _spec(variant: Variant) -> Spec | None:
         for column in range(width)
         if (row + column) % 2 == dark_parity
     ]
+    if tuple(coordinates) != tuple(geometry_of(variant).coordinates):
+        return None  # the kernel's cells are not these squares in this order
     indices = [(row * (width + 1) + column) // 2 for row, column in coordinates]
     if max(indices) >= 64:
         return None
