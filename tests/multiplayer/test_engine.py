@@ -47,7 +47,7 @@ def _variants_with_options() -> list[str]:
             for option in OPTIONS
             if option in variant.option_names and (option != "teams" or variant.players > 2)
         ]
-    return [*names, "tripad-giveaway", "radial6+teams-alternate"]
+    return [*names, "tripad-giveaway", "radial6+teams-alternate", "radial4+teams+dead-pieces"]
 
 
 def _mask(players: tuple[int, ...]) -> int:
@@ -168,7 +168,11 @@ def test_turns_cover_passes_and_eliminations() -> None:
     (blocked players, passes and ``DRAWN`` are rare in random positions: not required)."""
     seen: set[int] = set()
     rng = random.Random(7)
-    for name in ("tripad+pass-when-blocked", "radial4+teams", "hex3+pieces-to-eliminator"):
+    for name in (
+        "tripad+pass-when-blocked",
+        "radial4+teams+pieces-to-eliminator",
+        "hex3+pieces-to-eliminator",
+    ):
         variant = get_variant(name)
         for _ in range(150):
             seen |= _check_turns(_random_board(variant, rng))
@@ -190,6 +194,15 @@ def test_blocked_player(option: str) -> None:
     board.push("Rd3-Rd4")
     assert board.turn == 1
     assert board.active_players == ((0, 1, 2) if option == "+pass-when-blocked" else (1, 2))
+
+
+def test_pieces_handed_over_are_crowned_where_the_heir_crowns() -> None:
+    """Black, walled in on his back row, goes out after White's move; his man becomes
+    White's, on a row where White crowns: a king, in the search as on the board."""
+    board = Board("tripad-orthogonal+pieces-to-eliminator", "W:WBa2,Ba3,KBb1,KBc1,Wc2:BBa1:RRd3")
+    assert _check_turns(board) == {PLAYING}
+    board.push("Wc2-Wc3")
+    assert board.active_players == (0, 2) and board.piece_at("Ba1") == (0, True)
 
 
 @pytest.fixture(scope="module")

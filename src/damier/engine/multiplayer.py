@@ -128,7 +128,8 @@ def _decided(t: Tables, active: int, params: Ints) -> bool:
 
 @kernel_inline
 def _drop(t: Tables, sq: Cells, player: int, eliminator: int, params: Ints) -> None:
-    """Take ``player``'s pieces off the board, or make them dead, or the eliminator's."""
+    """Take ``player``'s pieces off the board, or make them dead, or the eliminator's (his
+    own from then on: a man standing where he crowns is crowned)."""
     kind = params[P_LEFTOVERS]
     heir = t.rules[L.R_PLAYERS] if kind == LEFT_DEAD else eliminator
     for cell in range(sq.shape[0]):
@@ -136,8 +137,10 @@ def _drop(t: Tables, sq: Cells, player: int, eliminator: int, params: Ints) -> N
         if code != 0 and (code - 1) >> 1 == player:
             if kind == LEFT_REMOVED:
                 sq[cell] = 0
+            elif code % 2 == 0 or (kind == LEFT_TO_ELIMINATOR and t.counts[L.CROWN, heir, cell]):
+                sq[cell] = 2 * heir + 2
             else:
-                sq[cell] = 2 * heir + 1 if code % 2 == 1 else 2 * heir + 2
+                sq[cell] = 2 * heir + 1
 
 
 @kernel
