@@ -15,6 +15,7 @@ import threading
 import time as clock
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -36,6 +37,7 @@ from damier.engine.search import (
     child_keys,
     row_keys,
 )
+from damier.kernel import KERNEL_SOURCES, key_numba_cache
 from damier.kernel import layout as L
 from damier.kernel.movegen import make_move, unmake_move
 from damier.kernel.tables import compile_tables
@@ -44,6 +46,15 @@ from damier.rules.description import Topology
 
 if TYPE_CHECKING:
     from damier.engine.multiplayer import MultiplayerSearch
+
+# The engine's compiled searches embed the kernel's code, and Numba checks only a function's
+# own file: their cache is keyed on the kernel's and the engine's sources together. (Numba
+# reads its cache at a function's first call, so keying it at import is in time.)
+key_numba_cache(
+    Path(__file__).parent / "__pycache__",
+    "engine.fingerprint",
+    [*KERNEL_SOURCES, *sorted(Path(__file__).parent.glob("*.py"))],
+)
 
 
 @dataclass(frozen=True)

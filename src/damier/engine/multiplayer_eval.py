@@ -11,12 +11,9 @@ to more than ``SCALE``: max-n's shallow pruning needs that bound. A finished gam
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 from collections import deque
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -29,38 +26,6 @@ from damier.kernel.tables import Tables, compile_tables
 from damier.rules import Range, Variant
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _refresh_cache() -> None:
-    """Drop the compiled multi-player search when the kernel or these modules change.
-
-    Numba checks only a cached function's own source file, but the search calls into the
-    kernel and this module; so, as the kernel does for itself, the cache is keyed on all of
-    their sources together."""
-    engine = Path(__file__).parent
-    sources = sorted((engine.parent / "kernel").glob("*.py"))
-    sources += [engine / "multiplayer.py", engine / "multiplayer_eval.py"]
-    digest = hashlib.sha256()
-    for source in sources:
-        with contextlib.suppress(OSError):
-            digest.update(source.name.encode() + source.read_bytes())
-    cache_dir = engine / "__pycache__"
-    stamp = cache_dir / "multiplayer.fingerprint"
-    try:
-        if stamp.read_text() == digest.hexdigest():
-            return
-    except OSError:
-        pass
-    try:
-        cache_dir.mkdir(exist_ok=True)
-        for stale in [*cache_dir.glob("multiplayer*.nbi"), *cache_dir.glob("multiplayer*.nbc")]:
-            stale.unlink(missing_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except OSError:
-        pass  # a read-only install: Numba then compiles in memory or uses its own cache dir
-
-
-_refresh_cache()
 
 
 def kernel(function: _F) -> _F:

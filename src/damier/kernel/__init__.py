@@ -8,31 +8,34 @@ when any of them changes, the whole kernel cache is dropped before anything load
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from pathlib import Path
 
+KERNEL_SOURCES = sorted(Path(__file__).parent.glob("*.py"))
+"""Every source the compiled kernel is made of."""
 
-def _refresh_cache() -> None:
-    here = Path(__file__).parent
+
+def key_numba_cache(cache_dir: Path, stamp_name: str, sources: list[Path]) -> None:
+    """Drop the Numba cache files in ``cache_dir`` unless ``sources`` are those it was
+    compiled from (recorded in the stamp file ``stamp_name``): Numba itself only looks at a
+    function's own file, not at the files of the compiled functions it calls."""
     digest = hashlib.sha256()
-    for source in sorted(here.glob("*.py")):
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
-    cache = here / "__pycache__"
-    stamp = cache / "kernel.fingerprint"
+    for source in sources:
+        with contextlib.suppress(OSError):
+            digest.update(source.name.encode() + source.read_bytes())
     fingerprint = digest.hexdigest()
-    try:
+    stamp = cache_dir / stamp_name
+    with contextlib.suppress(OSError):
         if stamp.read_text() == fingerprint:
             return
-    except OSError:
-        pass
     try:
-        cache.mkdir(exist_ok=True)
-        for stale in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
+        cache_dir.mkdir(exist_ok=True)
+        for stale in [*cache_dir.glob("*.nbi"), *cache_dir.glob("*.nbc")]:
             stale.unlink(missing_ok=True)
         stamp.write_text(fingerprint)
     except OSError:
         pass  # a read-only install: Numba then compiles in memory or uses its own cache dir
 
 
-_refresh_cache()
+key_numba_cache(Path(__file__).parent / "__pycache__", "kernel.fingerprint", KERNEL_SOURCES)

@@ -60,8 +60,8 @@ _ORTHOGONAL_OPTIONS: Options = (("end-of-move-removal", (("removal", Removal.AT_
 
 def _team_options(players: int) -> Options:
     """Opposite players as partners, and for 6 or 8 players two teams of alternate areas."""
-    if players % 2:
-        return ()
+    if players % 2 or players < 4:
+        return ()  # two players as one team would have nobody to play against
     half = players // 2
     opposite = tuple((p, p + half) for p in range(half))
     options: list[tuple[str, tuple[tuple[str, object], ...]]] = [
