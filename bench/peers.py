@@ -2,17 +2,17 @@
 
     python bench/peers.py [--perft-only]
 
-1. Perft (International): Damier ``Board.perft`` (compiled Numba kernel) against dame-rs
+1. Perft (International): Damier's perft (compiled Numba kernels) against dame-rs
    ``dame.perft`` (Rust) and py-draughts' fastest perft, ``draughts.engines.turbo.perft``
    (pure Python on Scan-style bitboards, bulk-counts the last ply; the one its tests use to
    check the move generator), from the start position and the Woldouby position. All three
    drop duplicate captures, so the leaf counts must agree; the script checks it.
    Damier and dame-rs also run deeper, where py-draughts would take minutes.
-   Damier is measured twice: the table kernel (``Board.perft``, every variant) and the
-   bitboard fast path (``damier.kernel.bitboard.fast_perft``, the games on dark squares
-   that fit a 64-bit word); "fast-path speed-up" is each row's time over the fast path's,
-   and the last line of each position compares the fast path with dame-rs (issue 2's
-   target: >= 1.0).
+   Damier is measured twice: the table kernel (``Board.perft(d, fast=False)``, every
+   variant) and the bitboard fast path (``damier.kernel.bitboard.fast_perft``, the games
+   on dark squares that fit a 64-bit word, what ``Board.perft`` runs by default);
+   "fast-path speed-up" is each row's time over the fast path's, and the last line of
+   each position compares the fast path with dame-rs (issue 2's target: >= 1.0).
 2. Board API (International, Russian, Brazilian): the time to produce the legal-move list
    of a position, ``len(board.legal_moves)``, on positions reached by seeded random games,
    Damier ``Board`` against py-draughts' board classes. Measured two ways, both real
@@ -114,16 +114,16 @@ def perft_section(dame: Any, draughts: Any) -> None:
     for name, fen, depth, deep in PERFT_CASES:
         ours_board = Board("international", fen)
         canonical = ours_board.fen  # "W:W...:B...", the field order py-draughts needs
-        ours_board.perft(1)  # compile / load the kernel
+        ours_board.perft(1, fast=False)  # compile / load the kernel
         variant, cells, turn = ours_board.variant, ours_board.cells, ours_board.turn
         fast_perft(variant, cells, turn, 1)  # compile / load the fast path
 
         runs: list[tuple[int, str, int, float]] = []
         for d in (depth, deep):
-            n_ours, t_ours = best_time(partial(ours_board.perft, d))
-            runs.append((d, "damier Board.perft", n_ours, t_ours))
+            n_ours, t_ours = best_time(partial(ours_board.perft, d, fast=False))
+            runs.append((d, "damier table kernel", n_ours, t_ours))
             n_fast, t_fast = best_time(partial(fast_perft, variant, cells, turn, d))
-            runs.append((d, "damier fast_perft", n_fast, t_fast))
+            runs.append((d, "damier fast path", n_fast, t_fast))
             if dame is not None:
                 dame_board = dame.Board(canonical)
                 dame.perft(dame_board, 1)
@@ -146,7 +146,7 @@ def perft_section(dame: Any, draughts: Any) -> None:
             counts = {lib: n for _, lib, n, _ in rows}
             for _, lib, n, t in rows:
                 speed = "" if lib.startswith("damier") else ratio(t_ours, t)
-                fast = "" if lib == "damier fast_perft" else ratio(t_fast, t)
+                fast = "" if lib == "damier fast path" else ratio(t_fast, t)
                 print(
                     f"{name:<10}{d:>6}{n:>13,}  {lib:<24}{t:>9.4f}{n / t:>14,.0f}"
                     f"  {speed:>15}  {fast:>18}"

@@ -2,14 +2,16 @@
 
     python bench/perft.py [--depth-scale N]
 
-For each variant of ``damier.all_variants()`` it runs ``Board(variant).perft(depth)`` (the
-compiled kernel, duplicate captures dropped as RULES.md decision 5 says) at a fixed depth
+For each variant of ``damier.all_variants()`` it runs ``Board(variant).perft(depth,
+fast=False)`` (the table kernel, which plays every variant; duplicate captures dropped as
+RULES.md decision 5 says) at a fixed depth
 chosen so the run takes about 1-3 s on a current x86 core, and prints the leaf count, the
 time and the leaves per second. A variant missing from ``DEPTHS`` (one added after this
 script) gets the deepest depth whose run is predicted to stay under 3 s, marked ``*``.
 
-Where the bitboard fast path (``damier.kernel.bitboard.fast_perft``) covers the variant, it
-counts the same tree in the same run: its time, leaves per second and speed-up over the
+Where the bitboard fast path (``damier.kernel.bitboard.fast_perft``, what ``Board.perft``
+runs by default where it covers the variant) covers the variant, it counts the same tree in
+the same run: its time, leaves per second and speed-up over the
 table kernel are printed beside it (``-`` where it does not cover the variant), and a
 different leaf count is flagged. The time of its first call (compiling it, or loading it
 from Numba's cache) is printed before the table.
@@ -80,7 +82,7 @@ def auto_depth(board: Board, limit: float) -> int:
     depth, last = 1, None
     while True:
         start = time.perf_counter()
-        board.perft(depth)
+        board.perft(depth, fast=False)
         elapsed = time.perf_counter() - start
         growth = elapsed / last if last and last > 1e-4 else 10.0
         if elapsed * growth > limit or depth >= 30:
@@ -108,8 +110,9 @@ def main(argv: list[str] | None = None) -> int:
         f"fast path: first call (compile, or load from Numba's cache) "
         f"{time.perf_counter() - start:.2f} s"
     )
-    print("counting: Board(variant).perft(depth), start position, duplicate captures dropped;")
-    print("          fast = damier.kernel.bitboard.fast_perft on the same position and depth")
+    print("counting: start positions, duplicate captures dropped;")
+    print("          table kernel = Board(variant).perft(depth, fast=False),")
+    print("          fast = damier.kernel.bitboard.fast_perft, same position and depth")
     print()
     header = (
         f"{'variant':<16}{'depth':>6}{'nodes':>14}{'seconds':>10}{'nodes/s':>14}"
@@ -121,14 +124,14 @@ def main(argv: list[str] | None = None) -> int:
     fast_nodes, fast_time, mismatches = 0, 0.0, []
     for variant in damier.all_variants():
         board = Board(variant)
-        board.perft(1)  # compile or load the kernel; not counted
+        board.perft(1, fast=False)  # compile or load the kernel; not counted
         if variant.name in DEPTHS:
             depth, mark = DEPTHS[variant.name], ""
         else:
             depth, mark = auto_depth(board, AUTO_LIMIT), "*"
         depth = max(1, depth + args.depth_scale)
         start = time.perf_counter()
-        nodes = board.perft(depth)
+        nodes = board.perft(depth, fast=False)
         elapsed = time.perf_counter() - start
         total_nodes += nodes
         total_time += elapsed
