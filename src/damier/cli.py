@@ -362,6 +362,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
         proxy_headers=False,
     )
     return 0

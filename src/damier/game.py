@@ -26,13 +26,15 @@ Result(winner=2, reason='resignation', ranking=((2,), (0,), (1,)))
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 
 from damier.board import PLAYER_NAMES, Board, Move
 from damier.clock import Clock
 from damier.errors import FenError
-from damier.geometry import SquareGeometry
+from damier.geometry import Geometry, SquareGeometry
 from damier.rules import Variant
 from damier.rules.description import PLAYER_LETTERS
 from damier.rules.draws import (
@@ -47,6 +49,14 @@ from damier.rules.draws import (
 
 Ranking = tuple[tuple[int, ...], ...]
 """Places, first to last; the players of one place share it."""
+
+
+@cache
+def _main_road(geometry: Geometry) -> npt.NDArray[np.intp]:
+    """The cells of the long diagonal (the "main road" of the draw rules), which only
+    rectangular boards have."""
+    cells = sorted(geometry.main_diagonal) if isinstance(geometry, SquareGeometry) else []
+    return np.array(cells, dtype=np.intp)
 
 
 class GameOverError(ValueError):
@@ -226,17 +236,16 @@ class Game:
     def material_of(self, player: int) -> Material:
         """The material seen from ``player``'s side (for the draw rules)."""
         cells = self.board.cells
-        geometry = self.board.geometry
-        # The long diagonal ("main road") exists on rectangular boards only.
-        diagonal = list(geometry.main_diagonal) if isinstance(geometry, SquareGeometry) else []
+        pieces = np.bincount(cells, minlength=7)
+        on_road = np.bincount(cells[_main_road(self.board.geometry)], minlength=7)
         own_king, other_king = 2 * player + 2, 2 * (1 - player) + 2
         return Material(
-            kings=int(np.count_nonzero(cells == own_king)),
-            men=int(np.count_nonzero(cells == own_king - 1)),
-            opponent_kings=int(np.count_nonzero(cells == other_king)),
-            opponent_men=int(np.count_nonzero(cells == other_king - 1)),
-            kings_on_main_diagonal=int(np.count_nonzero(cells[diagonal] == own_king)),
-            opponent_kings_on_main_diagonal=int(np.count_nonzero(cells[diagonal] == other_king)),
+            kings=int(pieces[own_king]),
+            men=int(pieces[own_king - 1]),
+            opponent_kings=int(pieces[other_king]),
+            opponent_men=int(pieces[other_king - 1]),
+            kings_on_main_diagonal=int(on_road[own_king]),
+            opponent_kings_on_main_diagonal=int(on_road[other_king]),
         )
 
     def _record(
@@ -263,8 +272,9 @@ class Game:
             material_since = before.material_since
         endgames: list[tuple[int, int] | None] = []
         rules = [r for r in self.variant.draw_rules if isinstance(r, Endgame)]
+        sides = (self.material_of(0), self.material_of(1)) if rules else ()
         for rule_index, rule in enumerate(rules):
-            fitting = [p for p in (0, 1) if rule.applies(self.material_of(p))]
+            fitting = [p for p in (0, 1) if rule.applies(sides[p])]
             if not fitting:
                 endgames.append(None)
                 continue
