@@ -1,4 +1,4 @@
-"""Static evaluation: material, advancement, centre, back-rank guard and mobility, with
+"""Static evaluation: material, advancement, centre, back-rank guard, mobility and balance, with
 weights per family of variants read from ``data/weights.json``.
 
 The weights become per-variant piece-square tables once; the kernel function sums them.
@@ -18,7 +18,8 @@ from damier.kernel import layout as L
 from damier.kernel.jit import kernel
 from damier.rules import BoardKind, Range, Variant
 
-MOBILITY = 0  # index of the mobility weight in the ``extra`` vector
+MOBILITY = 0  # indices of the weights in the ``extra`` vector
+BALANCE = 1
 
 
 def family_of(variant: Variant) -> str:
@@ -41,13 +42,26 @@ def _weights() -> dict[str, dict[str, float]]:
 def evaluation_tables(variant: Variant) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(pst, extra)``: ``pst[piece code, cell]`` is the value of that piece there (for its
     owner); ``extra`` holds the weights that are not per cell."""
-    weights = _weights()[family_of(variant)]
+    return tables_from_weights(variant, _weights()[family_of(variant)])
+
+
+def family_weights(variant: Variant) -> dict[str, float]:
+    """A copy of the weights of ``variant``'s family (for tuning scripts)."""
+    return dict(_weights()[family_of(variant)])
+
+
+def tables_from_weights(
+    variant: Variant, weights: dict[str, float]
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """:func:`evaluation_tables` for any set of weights, so that a tuner can try others."""
     geometry = geometry_of(variant)
     assert isinstance(geometry, SquareGeometry)  # two players: multi-player boards have their own
     height, width = geometry.height, geometry.width
     pst = np.zeros((5, geometry.cell_count), dtype=np.int32)
     middle_row, middle_column = (height - 1) / 2, (width - 1) / 2
     for cell, (row, column) in enumerate(geometry.coordinates):
+        # Row 0 (no piece) holds the cell's wing for the balance term: -1 left, +1 right.
+        pst[0, cell] = int(np.sign(column - middle_column))
         # 1 at the centre, 0 at the edge
         centrality = 1 - max(
             abs(row - middle_row) / middle_row, abs(column - middle_column) / middle_column
@@ -62,16 +76,20 @@ def evaluation_tables(variant: Variant) -> tuple[npt.NDArray[np.int32], npt.NDAr
             king = weights["king"] + weights["king_centre"] * centrality
             pst[2 * player + 1, cell] = round(man)
             pst[2 * player + 2, cell] = round(king)
-    extra = np.array([round(weights["mobility"])], dtype=np.int32)
+    extra = np.array([round(weights["mobility"]), round(weights.get("balance", 0))], dtype=np.int32)
     return pst, extra
 
 
 @kernel
 def evaluate(t, sq, player, pst, extra):
     """The position's value for ``player`` (two players): his material and placement minus
-    his opponent's, plus mobility (free forward steps of men)."""
+    his opponent's, plus mobility (free forward steps of men), less the balance penalty
+    (how many more men one wing holds than the other: a lopsided army is easier to attack
+    and cannot hold the centre)."""
     score = 0
     mobility = 0
+    mine = 0
+    theirs = 0
     for cell in range(sq.shape[0]):
         code = sq[cell]
         if code == 0:
@@ -84,10 +102,14 @@ def evaluate(t, sq, player, pst, extra):
                 to = t.rays[cell, t.dirs[L.MAN_STEP, owner, cell, k], 0]
                 if to >= 0 and sq[to] == 0:
                     free += 1
+            if owner == player:
+                mine += pst[0, cell]
+            else:
+                theirs += pst[0, cell]
         if owner == player:
             score += value
             mobility += free
         else:
             score -= value
             mobility -= free
-    return score + extra[MOBILITY] * mobility
+    return score + extra[MOBILITY] * mobility - extra[BALANCE] * (abs(mine) - abs(theirs))

@@ -1,0 +1,91 @@
+"""The static evaluation: zero-sum, colour-blind, and each weight pulling the right way.
+
+A bias in the evaluation (one colour or one wing favoured) would not show in the search
+tests, only as lost games, so it is checked here directly.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from damier import Board
+from damier.engine.evaluation import (
+    evaluate,
+    evaluation_tables,
+    family_weights,
+    tables_from_weights,
+)
+from damier.geometry import geometry_of
+from damier.kernel.tables import compile_tables
+from damier.rules import get_variant
+
+VARIANTS = ["international", "russian", "english", "brazilian", "turkish", "international-giveaway"]
+
+
+def random_positions(variant: str, count: int, seed: int) -> list[Board]:
+    """Positions of seeded random games."""
+    rng = random.Random(seed)
+    positions = []
+    for _ in range(count):
+        board = Board(variant)
+        for _ in range(rng.randrange(0, 60)):
+            moves = board.legal_moves
+            if not moves:
+                break
+            board.push(rng.choice(list(moves)))
+        positions.append(board)
+    return positions
+
+
+def value(variant: str, cells: np.ndarray, player: int) -> int:
+    rules = get_variant(variant)
+    pst, extra = evaluation_tables(rules)
+    return int(evaluate(compile_tables(rules), cells.astype(np.int8), player, pst, extra))
+
+
+def turned(variant: str, cells: np.ndarray) -> np.ndarray:
+    """The position turned half a turn with the colours swapped."""
+    geometry = geometry_of(get_variant(variant))
+    where = {rc: cell for cell, rc in enumerate(geometry.coordinates)}
+    swap = np.array([0, 3, 4, 1, 2], dtype=np.int8)
+    out = np.zeros_like(cells)
+    for cell, (row, column) in enumerate(geometry.coordinates):
+        out[where[(geometry.height - 1 - row, geometry.width - 1 - column)]] = swap[cells[cell]]
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_zero_sum_and_colour_blind(variant: str) -> None:
+    for board in random_positions(variant, 30, seed=5):
+        cells = board.cells
+        assert value(variant, cells, 0) == -value(variant, cells, 1)
+        assert value(variant, cells, 0) == value(variant, turned(variant, cells), 1)
+
+
+def test_start_position_is_level() -> None:
+    assert value("international", Board("international").cells, 0) == 0
+
+
+def test_balance_penalises_a_lopsided_army() -> None:
+    rules = get_variant("international")
+    weights = family_weights(rules) | {"balance": 10}
+    pst, extra = tables_from_weights(rules, weights)
+    t = compile_tables(rules)
+    # the same four white men against the same black men: on both wings, then on one
+    balanced = Board("international", "W:W31,35,41,45:B6,10,16,20").cells
+    lopsided = Board("international", "W:W31,36,41,46:B6,10,16,20").cells
+
+    def white(cells: np.ndarray) -> int:
+        return int(evaluate(t, cells.astype(np.int8), 0, pst, extra))
+
+    plain_pst, plain_extra = tables_from_weights(rules, weights | {"balance": 0})
+
+    def plain(cells: np.ndarray) -> int:
+        return int(evaluate(t, cells.astype(np.int8), 0, plain_pst, plain_extra))
+
+    # balance costs the lopsided side 10 a man of difference between the wings
+    assert plain(balanced) - white(balanced) == 0
+    assert plain(lopsided) - white(lopsided) == 40
