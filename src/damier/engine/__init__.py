@@ -248,7 +248,7 @@ class Engine:
         timer.daemon = True
         timer.start()
         try:
-            yield from self._deepen(board, sq, player, key, rows, moves, max_depth, budget, started)
+            yield from self._deepen(board, sq, player, key, rows, moves, max_depth, started)
         finally:
             timer.cancel()
 
@@ -261,7 +261,6 @@ class Engine:
         rows: np.ndarray,
         moves: list[Move],
         max_depth: int,
-        budget: float,
         started: float,
     ) -> Iterator[Info]:
         context, stats = self._context, self._context.stats
@@ -329,7 +328,8 @@ class Engine:
                     best, best_index = score, i
                     child_pv = context.pv[1, 1 : 1 + context.pv[1, 0]].copy()
                 alpha = max(alpha, score)
-            if stats[S_STOP] == 1 and (iteration > 1 or not scores):
+            if stats[S_STOP] == 1 and (not scores or noise or best_index == order[0]):
+                # Stopped before a move beat the last iteration's best: keep that one.
                 if iteration == 1:  # stopped before one move was searched: any legal move
                     yield Info(
                         0,
@@ -341,6 +341,8 @@ class Engine:
                         int(stats[S_SELDEPTH]),
                     )
                 break
+            # (Stopped after a move beat the last best, searched in full: a better move,
+            # reported at this depth.)
             if noise:
                 noisy = {i: s + self._rng.gauss(0, noise) for i, s in scores.items()}
                 best_index = max(noisy, key=lambda i: noisy[i])
@@ -365,9 +367,9 @@ class Engine:
                 elapsed,
                 int(stats[S_SELDEPTH]),
             )
+            # The timer ends the search: each iteration, even unfinished, can only improve
+            # on the last one, so the whole allowance is used.
             if stats[S_STOP] == 1 or (mate is not None and iteration > abs(mate) + 2):
-                break
-            if elapsed > budget * 0.5:
                 break
 
     def _pv_moves(self, board: Board, first: Move, keys: np.ndarray | None) -> list[Move]:
