@@ -105,7 +105,10 @@ def negamax(
             if sq[cell] == opponent_king:
                 return -MATE + ply
     moves = buffers[ply]
-    count = generate(t, sq, player, moves, work, frames, True, True)
+    # At a leaf only a capture is searched on: quiet moves are counted (is there any move at
+    # all?), not written, and row 0 shows whether a capture was found.
+    moves[0, L.NCAP] = 0
+    count = generate(t, sq, player, moves, work, frames, True, depth > 0)
     if count < 0:  # more moves than the buffer holds: judge the position as it stands
         return evaluate(t, sq, player, pst, extra)
     if count == 0:
