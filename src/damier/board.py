@@ -15,7 +15,8 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import overload
+from functools import cache
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -24,9 +25,17 @@ from damier.errors import AmbiguousMoveError, FenError, IllegalMoveError
 from damier.geometry import Geometry, geometry_of
 from damier.kernel import layout as L
 from damier.kernel.bitboard import fast_perft
-from damier.kernel.movegen import Scratch, generate, make_move, position_hash, unmake_move
+from damier.kernel.movegen import (
+    Scratch,
+    generate_packed,
+    make_move,
+    make_move_packed,
+    position_hash_packed,
+    unmake_move,
+    unmake_move_packed,
+)
 from damier.kernel.perft import move_buffers, perft, perft_stack
-from damier.kernel.tables import Tables, compile_tables
+from damier.kernel.tables import Tables, compile_tables, packed_tables
 from damier.notation.fen import parse_fen, write_fen
 from damier.notation.moves import public_names, split_move, square_name
 from damier.rules import CountedKingMoves, Variant, get_variant
@@ -141,16 +150,57 @@ class _Workspace:
         self.buffer = np.zeros((4 * len(self.buffer), self.buffer.shape[1]), dtype=np.int32)
 
 
-_WORKSPACES = threading.local()
+class _Workspaces(threading.local):
+    spaces: dict[tuple[int, int], _Workspace]
+
+    def __init__(self) -> None:
+        self.spaces = {}
+
+
+_WORKSPACES = _Workspaces()
 
 
 def _workspace(cells: int, max_captures: int) -> _Workspace:
     """This thread's workspace for boards of this shape (generation is not re-entrant)."""
-    spaces: dict[tuple[int, int], _Workspace] = _WORKSPACES.__dict__.setdefault("spaces", {})
+    spaces = _WORKSPACES.spaces
     key = (cells, max_captures)
-    if key not in spaces:
-        spaces[key] = _Workspace(cells, max_captures)
-    return spaces[key]
+    space = spaces.get(key)
+    if space is None:
+        space = spaces[key] = _Workspace(cells, max_captures)
+    return space
+
+
+class _Direct:
+    """A kernel function called straight into its compiled code, past Numba's dispatcher.
+
+    On every call the dispatcher works out the type of each argument to pick the compiled
+    version that fits: ~0.5 us for the seven arguments of a move generation, as long as the
+    generation itself. The Board always passes the same types (arrays it made itself, with
+    fixed dtypes), so the version picked on the first call is kept and called directly
+    (``overloads[types].entry_point``). That also skips the type check, so only pass
+    arguments of the first call's types. Under ``NUMBA_DISABLE_JIT=1`` the function is plain
+    Python and is called as it is.
+    """
+
+    __slots__ = ("call", "function")
+
+    def __init__(self, function: Callable[..., Any]) -> None:
+        self.function = function
+        self.call: Callable[..., Any] = self._first
+
+    def _first(self, *args: object) -> Any:
+        result = self.function(*args)
+        overloads = getattr(self.function, "overloads", None)
+        if overloads is not None:
+            types = tuple(self.function.typeof_pyval(arg) for arg in args)  # type: ignore[attr-defined]
+            self.call = overloads[types].entry_point
+        return result
+
+
+_GENERATE = _Direct(generate_packed)
+_MAKE = _Direct(make_move_packed)
+_UNMAKE = _Direct(unmake_move_packed)
+_HASH = _Direct(position_hash_packed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +213,13 @@ class _Undo:
     active: tuple[int, ...]
     eliminated: tuple[int, ...]
     """Players this ply put out of the game (together: they share a place)."""
+
+
+@cache
+def _quiet_moves(geometry: Geometry) -> dict[int, Move]:
+    """The quiet moves of a board geometry met so far, by ``(from * cells + to) * 2 +
+    crowns`` (filled by ``Board._describe``)."""
+    return {}
 
 
 def _check_perft(depth: int, duplicates: str) -> None:
@@ -186,6 +243,7 @@ class Board:
         self.geometry: Geometry = geometry_of(self.variant)
         """Cells, names and lines of the board."""
         self._tables: Tables = compile_tables(self.variant)
+        self._packed = packed_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
         self._players = self.variant.players
         self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
@@ -244,7 +302,7 @@ class Board:
     def zobrist_hash(self) -> int:
         """A 64-bit hash of the pieces, the player to move and (multi-player boards) the
         players still in the game."""
-        key = int(position_hash(self._tables, self._cells, self._turn))
+        key = int(_HASH.call(self._packed, self._cells, self._turn))
         out_key = self._tables.zobrist[self.geometry.cell_count]
         for player in range(self._players):
             if player not in self._active:
@@ -278,16 +336,11 @@ class Board:
         counts the position's own tree, which knows no history). ``player`` defaults to the
         player to move."""
         space = _workspace(self.geometry.cell_count, self._maxc)
+        turn = self._turn if player is None else player
         while True:
-            count = generate(
-                self._tables,
-                self._cells,
-                self._turn if player is None else player,
-                space.buffer,
-                space.scratch.work,
-                space.scratch.frames,
-                dedupe,
-                True,
+            scratch = space.scratch
+            count: int = _GENERATE.call(
+                self._packed, self._cells, turn, space.buffer, scratch.work, scratch.frames, dedupe
             )
             if count >= 0:
                 rows = space.buffer[:count].copy()
@@ -342,22 +395,42 @@ class Board:
         return tired
 
     def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
-        """Moves as users see them; the short notation unless it would fit two moves."""
+        """Moves as users see them; the short notation unless it would fit two moves.
+
+        A quiet move is its two squares and whether it crowns, and its notation never needs
+        more than the two squares: those moves are built once per board geometry and
+        shared (``Move`` is immutable). Captures are built each time.
+        """
         name, text = self._names.__getitem__, self.geometry.names.__getitem__
-        data = rows.tolist()
-        ends = Counter((row[L.FROM], row[L.TO]) for row in data)
-        first_landing = L.CAPS + 2 * self._maxc
+        quiet = _quiet_moves(self.geometry)
+        cells = self.geometry.cell_count
+        head = rows[:, : L.CAPS].tolist()
         moves = []
-        for row in data:
-            ncap = row[L.NCAP]
-            path = [row[L.FROM], *row[first_landing : first_landing + row[L.NPATH]]]
-            shown = path if ends[(row[L.FROM], row[L.TO])] > 1 else (path[0], path[-1])
+        data: list[list[int]] | None = None
+        ends: Counter[tuple[int, int]] | None = None
+        first_landing = L.CAPS + 2 * self._maxc
+        for index, (origin, to, ncap, piece, new_piece, npath) in enumerate(head):
+            crowns = new_piece != piece
+            if ncap == 0:
+                key = (origin * cells + to) * 2 + crowns
+                move = quiet.get(key)
+                if move is None:
+                    move = Move((name(origin), name(to)), (), crowns, f"{text(origin)}-{text(to)}")
+                    quiet[key] = move
+                moves.append(move)
+                continue
+            if data is None or ends is None:
+                data = rows.tolist()
+                ends = Counter((row[L.FROM], row[L.TO]) for row in head)
+            row = data[index]
+            path = [origin, *row[first_landing : first_landing + npath]]
+            shown = path if ends[(origin, to)] > 1 else (origin, to)
             moves.append(
                 Move(
                     tuple(map(name, path)),
                     tuple(map(name, row[L.CAPS : L.CAPS + ncap])),
-                    row[L.NEW_PIECE] != row[L.PIECE],
-                    ("x" if ncap else "-").join(map(text, shown)),
+                    crowns,
+                    "x".join(map(text, shown)),
                 )
             )
         return moves
@@ -405,7 +478,7 @@ class Board:
             raise IllegalMoveError(f"{chosen!r} is not legal in {self.fen}") from None
         row = rows[index : index + 1].copy()
         before = self._cells.copy() if self._players > 2 else None
-        make_move(self._tables, self._cells, row, 0)
+        _MAKE.call(self._packed, self._cells, row, 0)
         self._history.append((row, moves[index]))
         if before is None:
             self._turn = 1 - self._turn
@@ -424,7 +497,7 @@ class Board:
         row, move = self._history.pop()
         undo = self._undo.pop()
         if undo is None:
-            unmake_move(self._tables, self._cells, row, 0)
+            _UNMAKE.call(self._packed, self._cells, row, 0)
             self._turn = 1 - self._turn
         else:
             self._cells, self._turn, self._active = undo.cells, undo.turn, undo.active

@@ -56,6 +56,7 @@ from damier.kernel.layout import (
     W_MARKED,
     W_PATH,
 )
+from damier.kernel.tables import HEADER, Tables
 
 # Slots of the generator's state (the last row of the frames array).
 _COUNT = 0  # moves written so far
@@ -499,3 +500,52 @@ def position_hash(t, sq, player):
         if sq[cell] != 0:
             h ^= t.zobrist[cell, sq[cell]]
     return h
+
+
+# -- entries for the Board: the tables packed in one array ----------------------------------
+# Each call of a compiled function costs Numba a type check and an unboxing per argument;
+# for the ``Tables`` NamedTuple that is ~2 us, more than generating the moves. These entries
+# take the tables as one byte array (``tables.packed_tables``) and unpack them into views.
+
+
+@kernel_inline
+def unpack_tables(packed):
+    """The ``Tables`` of a packed array: views, nothing is copied."""
+    h = packed[: HEADER * 8].view(np.int64)
+    a = h[0]
+    rays = packed[a : a + 2 * h[1] * h[2] * h[3]].view(np.int16).reshape((h[1], h[2], h[3]))
+    a = h[5]
+    size = h[6] * h[7] * h[8] * h[9]
+    dirs = packed[a : a + size].view(np.int8).reshape((h[6], h[7], h[8], h[9]))
+    a = h[10]
+    counts = packed[a : a + h[11] * h[12] * h[13]].view(np.int8).reshape((h[11], h[12], h[13]))
+    a = h[15]
+    zobrist = packed[a : a + 8 * h[16] * h[17]].view(np.uint64).reshape((h[16], h[17]))
+    a = h[20]
+    rules = packed[a : a + 8 * h[21]].view(np.int64)
+    return Tables(rays, dirs, counts, zobrist, rules)
+
+
+@kernel
+def generate_packed(packed, sq, player, moves, work, frames, dedupe):
+    """:func:`generate` (writing every move) on packed tables."""
+    t = unpack_tables(packed)
+    return generate(t, sq, player, moves, work, frames, dedupe, True)
+
+
+@kernel
+def make_move_packed(packed, sq, moves, i):
+    """:func:`make_move` on packed tables."""
+    make_move(unpack_tables(packed), sq, moves, i)
+
+
+@kernel
+def unmake_move_packed(packed, sq, moves, i):
+    """:func:`unmake_move` on packed tables."""
+    unmake_move(unpack_tables(packed), sq, moves, i)
+
+
+@kernel
+def position_hash_packed(packed, sq, player):
+    """:func:`position_hash` on packed tables."""
+    return position_hash(unpack_tables(packed), sq, player)
