@@ -1,6 +1,6 @@
 """Damier against the peers, in the same run on the same machine.
 
-    python bench/peers.py [--perft-only]
+    python bench/peers.py [--perft-only | --api-only]
 
 1. Perft (International): Damier's perft (compiled Numba kernels) against dame-rs
    ``dame.perft`` (Rust) and py-draughts' fastest perft, ``draughts.engines.turbo.perft``
@@ -13,17 +13,17 @@
    on dark squares that fit a 64-bit word, what ``Board.perft`` runs by default);
    "fast-path speed-up" is each row's time over the fast path's, and the last line of
    each position compares the fast path with dame-rs (issue 2's target: >= 1.0).
-2. Board API (International, Russian, Brazilian): the time to produce the legal-move list
-   of a position, ``len(board.legal_moves)``, on positions reached by seeded random games,
-   Damier ``Board`` against py-draughts' board classes. Measured two ways, both real
-   generations (Damier caches the moves of a position until push/pop/set_fen;
-   py-draughts does not cache):
-   a. from FEN: a new board object built from the FEN, then its legal moves;
-   b. reused board: Damier ``board.set_fen(fen)`` (re-reads the FEN, clears the cache)
-      then its legal moves, against py-draughts' ``legal_moves`` on one board object.
-      This charges Damier for a FEN parse py-draughts does not do, so the set_fen cost on
-      its own is printed too, and
-   c. Damier's generation alone, estimated as b minus set_fen, against py-draughts' b.
+2. Board API (International, Russian, Brazilian): the legal moves of positions reached by
+   seeded random games, Damier ``Board`` against py-draughts' board classes, both in the
+   same run. Every call is a real generation: py-draughts does not cache, and Damier's
+   cache of the position's moves is dropped before each call by ``board._cache = None``,
+   exactly what ``push``/``pop`` do (a private attribute, used here only for that).
+   a. new board from FEN + ``len(board.legal_moves)``;
+   b. generation on a built board: ``len(board.legal_moves)``. Damier's list is lazy
+      (``len`` reads the kernel's count, no ``Move`` object is built); py-draughts builds
+      its Move objects, so also
+   c. the moves as objects with their notation, ``[m.notation for m in
+      board.legal_moves]`` against py-draughts' ``[str(m) for m in board.legal_moves]``.
 
 Timings are the best of up to 5 repeats (each repeat at least ~0.2 s where the run is
 short). A peer that is not installed is reported and skipped.
@@ -198,12 +198,19 @@ def damier_from_fen(variant: str, fens: list[str]) -> int:
     return sum(len(Board(variant, fen).legal_moves) for fen in fens)
 
 
-def damier_reused(boards: list[Board], fens: list[str], generate: bool) -> int:
+def damier_count(boards: list[Board]) -> int:
     total = 0
-    for board, fen in zip(boards, fens, strict=True):
-        board.set_fen(fen)
-        if generate:
-            total += len(board.legal_moves)
+    for board in boards:
+        board._cache = None  # what push and pop do: the next call generates
+        total += len(board.legal_moves)
+    return total
+
+
+def damier_notations(boards: list[Board]) -> int:
+    total = 0
+    for board in boards:
+        board._cache = None
+        total += len([m.notation for m in board.legal_moves])
     return total
 
 
@@ -211,12 +218,16 @@ def peer_from_fen(peer_cls: Any, fens: list[str]) -> int:
     return sum(len(peer_cls.from_fen(fen).legal_moves) for fen in fens)
 
 
-def peer_reused(boards: list[Any]) -> int:
+def peer_count(boards: list[Any]) -> int:
     return sum(len(board.legal_moves) for board in boards)
 
 
+def peer_notations(boards: list[Any]) -> int:
+    return sum(len([str(m) for m in board.legal_moves]) for board in boards)
+
+
 def api_section(draughts: Any) -> None:
-    print("== Board API: len(board.legal_moves), a real generation each call ==")
+    print("== Board API: the legal moves of a position, a real generation each call ==")
     print(
         f"{API_POSITIONS} positions per variant from seeded random games (seed {SEED}); "
         "time per call, mean over the positions, best of 5"
@@ -229,7 +240,7 @@ def api_section(draughts: Any) -> None:
             "brazilian": draughts.BrazilianBoard,
         }
     header = (
-        f"{'variant':<14}{'measure':<34}{'damier us':>10}{'py-dr. us':>10}"
+        f"{'variant':<14}{'measure':<38}{'damier us':>10}{'py-dr. us':>10}"
         f"{'Damier speed-up':>16}{'moves':>7}"
     )
     print(header)
@@ -241,13 +252,15 @@ def api_section(draughts: Any) -> None:
 
         ours_boards = [Board(variant, fen) for fen in fens]
         moves, t_a = best_time(partial(damier_from_fen, variant, fens))
-        _, t_b = best_time(partial(damier_reused, ours_boards, fens, True))
-        _, t_c = best_time(partial(damier_reused, ours_boards, fens, False))
-        p_a = p_b = None
+        _, t_b = best_time(partial(damier_count, ours_boards))
+        listed, t_c = best_time(partial(damier_notations, ours_boards))
+        assert listed == moves
+        p_a = p_b = p_c = None
         if peer_cls is not None:
             peer_boards = [peer_cls.from_fen(fen) for fen in fens]
             peer_moves, p_a = best_time(partial(peer_from_fen, peer_cls, fens))
-            _, p_b = best_time(partial(peer_reused, peer_boards))
+            _, p_b = best_time(partial(peer_count, peer_boards))
+            _, p_c = best_time(partial(peer_notations, peer_boards))
             if peer_moves != moves:
                 print(
                     f"  ! {variant}: move counts differ: damier {moves}, py-draughts {peer_moves}"
@@ -257,14 +270,13 @@ def api_section(draughts: Any) -> None:
             return "-" if t is None else f"{t / n * 1e6:.1f}"
 
         rows = [
-            ("a. new board from FEN + moves", t_a, p_a),
-            ("b. reused board (+set_fen) + moves", t_b, p_b),
-            ("   damier set_fen alone", t_c, None),
-            ("c. generation only (b - set_fen)", max(t_b - t_c, 1e-12), p_b),
+            ("a. new board from FEN + len(moves)", t_a, p_a),
+            ("b. built board: len(legal_moves)", t_b, p_b),
+            ("c. built board: moves' notations", t_c, p_c),
         ]
         for label, ours, theirs in rows:
             print(
-                f"{variant:<14}{label:<34}{us(ours):>10}{us(theirs):>10}"
+                f"{variant:<14}{label:<38}{us(ours):>10}{us(theirs):>10}"
                 f"{ratio(ours, theirs) if theirs else '':>16}{moves if theirs else '':>7}"
             )
         if peer_cls is None:
@@ -277,7 +289,9 @@ def api_section(draughts: Any) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--perft-only", action="store_true", help="skip the board API section")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--perft-only", action="store_true", help="skip the board API section")
+    only.add_argument("--api-only", action="store_true", help="skip the perft section")
     args = parser.parse_args(argv)
     print(f"machine: {describe_machine()}")
     dame = try_import("dame")
@@ -290,7 +304,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"damier {damier.__version__}")
     print()
-    perft_section(dame, draughts)
+    if not args.api_only:
+        perft_section(dame, draughts)
     if not args.perft_only:
         api_section(draughts)
     return 0

@@ -97,6 +97,8 @@ class LegalMoves(Sequence[Move]):
     are built only when a move is looked at.
     """
 
+    __slots__ = ("_build", "_count", "_moves")
+
     def __init__(self, count: int, build: Callable[[], list[Move]]) -> None:
         self._count = count
         self._build = build
@@ -143,6 +145,7 @@ class _Workspace:
 
     def __init__(self, cells: int, max_captures: int) -> None:
         self.scratch = Scratch(cells, max_captures)
+        self.work, self.frames = self.scratch.work, self.scratch.frames
         self.buffer = np.zeros((128, L.row_width(max_captures)), dtype=np.int32)
 
     def grow(self) -> None:
@@ -218,7 +221,7 @@ class _Undo:
 @cache
 def _quiet_moves(geometry: Geometry) -> dict[int, Move]:
     """The quiet moves of a board geometry met so far, by ``(from * cells + to) * 2 +
-    crowns`` (filled by ``Board._describe``)."""
+    crowns`` (filled by ``Board._quiet_move``)."""
     return {}
 
 
@@ -245,12 +248,15 @@ class Board:
         self._tables: Tables = compile_tables(self.variant)
         self._packed = packed_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
+        self._shape = (self.geometry.cell_count, self._maxc)
+        """The key of this board's workspace (see :func:`_workspace`)."""
         self._players = self.variant.players
         self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
         self._undo: list[_Undo | None] = []
         """Per history entry, what a multi-player ply needs to be taken back (else None)."""
         self._cache: tuple[npt.NDArray[np.int32], LegalMoves] | None = None
         self._names = public_names(self.geometry)
+        self._quiet = _quiet_moves(self.geometry)
         self._cells, self._turn = parse_fen(self.variant, fen or self.variant.start_fen)
         self._active = self._players_in(self._cells)
 
@@ -321,12 +327,13 @@ class Board:
     # -- moves ------------------------------------------------------------------------
 
     def _generate(self) -> tuple[npt.NDArray[np.int32], LegalMoves]:
-        if self._cache is None:
+        cache = self._cache
+        if cache is None:
             rows = self._rows(dedupe=True)
             if self._players > 2 and self._decided():
                 rows = rows[:0]
-            self._cache = (rows, LegalMoves(len(rows), lambda: self._describe(rows)))
-        return self._cache
+            cache = self._cache = (rows, LegalMoves(len(rows), lambda: self._describe(rows)))
+        return cache
 
     def _rows(
         self, dedupe: bool, history_rules: bool = True, player: int | None = None
@@ -335,12 +342,11 @@ class Board:
         moves a rule on the move history forbids, unless ``history_rules`` is False (perft
         counts the position's own tree, which knows no history). ``player`` defaults to the
         player to move."""
-        space = _workspace(self.geometry.cell_count, self._maxc)
+        space = _WORKSPACES.spaces.get(self._shape) or _workspace(*self._shape)
         turn = self._turn if player is None else player
         while True:
-            scratch = space.scratch
             count: int = _GENERATE.call(
-                self._packed, self._cells, turn, space.buffer, scratch.work, scratch.frames, dedupe
+                self._packed, self._cells, turn, space.buffer, space.work, space.frames, dedupe
             )
             if count >= 0:
                 rows = space.buffer[:count].copy()
@@ -395,45 +401,43 @@ class Board:
         return tired
 
     def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
-        """Moves as users see them; the short notation unless it would fit two moves.
-
-        A quiet move is its two squares and whether it crowns, and its notation never needs
-        more than the two squares: those moves are built once per board geometry and
-        shared (``Move`` is immutable). Captures are built each time.
-        """
-        name, text = self._names.__getitem__, self.geometry.names.__getitem__
-        quiet = _quiet_moves(self.geometry)
-        cells = self.geometry.cell_count
+        """Moves as users see them; the short notation unless it would fit two moves."""
         head = rows[:, : L.CAPS].tolist()
-        moves = []
-        data: list[list[int]] | None = None
-        ends: Counter[tuple[int, int]] | None = None
+        if head and head[0][L.NCAP] == 0:
+            # No capture (one would be compulsory), so every move is quiet: two squares and
+            # whether it crowns, its notation the two squares. Those moves are built once
+            # per board geometry and shared (a Move is immutable).
+            cells, get = self._shape[0], self._quiet.get
+            return [
+                get((origin * cells + to) * 2 + (new != piece))
+                or self._quiet_move(origin, to, new != piece)
+                for origin, to, _, piece, new, _ in head
+            ]
+        name, text = self._names.__getitem__, self.geometry.names.__getitem__
+        data = rows.tolist()
+        ends = Counter((row[L.FROM], row[L.TO]) for row in head)
         first_landing = L.CAPS + 2 * self._maxc
-        for index, (origin, to, ncap, piece, new_piece, npath) in enumerate(head):
-            crowns = new_piece != piece
-            if ncap == 0:
-                key = (origin * cells + to) * 2 + crowns
-                move = quiet.get(key)
-                if move is None:
-                    move = Move((name(origin), name(to)), (), crowns, f"{text(origin)}-{text(to)}")
-                    quiet[key] = move
-                moves.append(move)
-                continue
-            if data is None or ends is None:
-                data = rows.tolist()
-                ends = Counter((row[L.FROM], row[L.TO]) for row in head)
-            row = data[index]
-            path = [origin, *row[first_landing : first_landing + npath]]
-            shown = path if ends[(origin, to)] > 1 else (origin, to)
+        moves = []
+        for row in data:
+            ncap = row[L.NCAP]
+            path = [row[L.FROM], *row[first_landing : first_landing + row[L.NPATH]]]
+            shown = path if ends[(row[L.FROM], row[L.TO])] > 1 else (path[0], path[-1])
             moves.append(
                 Move(
                     tuple(map(name, path)),
                     tuple(map(name, row[L.CAPS : L.CAPS + ncap])),
-                    crowns,
-                    "x".join(map(text, shown)),
+                    row[L.NEW_PIECE] != row[L.PIECE],
+                    ("x" if ncap else "-").join(map(text, shown)),
                 )
             )
         return moves
+
+    def _quiet_move(self, origin: int, to: int, crowns: bool) -> Move:
+        """The quiet move from ``origin`` to ``to``, built and kept for the geometry."""
+        names, text = self._names, self.geometry.names
+        move = Move((names[origin], names[to]), (), crowns, f"{text[origin]}-{text[to]}")
+        self._quiet[(origin * self._shape[0] + to) * 2 + crowns] = move
+        return move
 
     @property
     def legal_moves(self) -> LegalMoves:
@@ -442,7 +446,8 @@ class Board:
         In a variant with ``max_consecutive_king_moves`` (Frisian) a king that has made that
         many quiet moves in a row, counted in this board's history, may only capture.
         """
-        return self._generate()[1]
+        cache = self._cache
+        return (cache or self._generate())[1]
 
     def parse_move(self, text: str) -> Move:
         """The legal move ``text`` names: ``"32-28"``, ``"28x19"`` or a full path.

@@ -29,6 +29,8 @@ def letters(variant: Variant) -> str:
     return PLAYER_LETTERS[: variant.players]
 
 
+_RANGE = re.compile(r"(\d+)-(\d+)")
+"""A range of numbered squares, ``31-50``."""
 _TAG = re.compile(r'\[\s*FEN\s+"(.*)"\s*\]', flags=re.DOTALL)
 """A FEN given as its PDN tag."""
 
@@ -41,8 +43,9 @@ def _expand(geometry: Geometry, token: str, letter: str) -> list[int]:
     """Cells named by one comma-separated token that is not a square name: on numbered
     boards a range such as ``31-50``; anything else is an error naming the token."""
     field = f"the {letter} pieces"
-    if geometry.numeric and re.fullmatch(r"\d+-\d+", token):
-        low, high = (int(part) for part in token.split("-"))
+    match = _RANGE.fullmatch(token) if geometry.numeric else None
+    if match:
+        low, high = int(match[1]), int(match[2])
         if low > high:
             raise FenError(f"range {token!r} in {field} runs backwards")
         numbered = _numbered(geometry)
@@ -117,6 +120,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
     counts = [0] * (variant.players + 1)
     crowning = (*_crowning(geometry, variant.players), frozenset())  # dead men never crown
     seen: set[str] = set()
+    numeric = geometry.numeric
     for field in fields[1:]:
         if not field:
             continue
@@ -131,14 +135,15 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
         seen.add(letter)
         player = owners.index(letter)
         man, crowns = _man(player), crowning[player]
-        for raw in field[1:].split(","):
-            token = raw.strip().lower()
+        for raw in field[1:].lower().split(","):
+            token = raw.strip()
             if not token:
                 continue
             # "K" marks a king; on algebraic boards "k2" may also be a man on the k-file.
-            king = token.startswith("k") and (geometry.numeric or token not in index)
+            king = token[0] == "k" and (numeric or token not in index)
             name = token[1:] if king else token
-            named = (index[name],) if name in index else _expand(geometry, name, letter)
+            found = index.get(name)
+            named = (found,) if found is not None else _expand(geometry, name, letter)
             for cell in named:
                 if codes[cell] != 0:
                     raise FenError(f"square {geometry.names[cell]} is given twice")
