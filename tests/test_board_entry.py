@@ -132,3 +132,32 @@ def test_direct_call_keeps_the_compiled_version() -> None:
     first = direct.call(packed, board._cells, 0)
     assert direct.call(packed, board._cells, 0) == first
     assert first == position_hash(compile_tables(variant), board._cells, 0)
+
+
+def test_moves_listed_after_other_generations_are_the_position_s() -> None:
+    # The rows of a board's moves stay in the thread's shared buffer until they are needed;
+    # other boards' generations in between must not change them.
+    first = Board("international", "W:W31,32,33:B18,19,22")
+    second = Board("international")
+    counted = len(first.legal_moves)
+    assert len(second.legal_moves) == 9
+    assert second.legal_moves[0].notation == "31-26"
+    notations = [m.notation for m in first.legal_moves]
+    assert len(notations) == counted
+    assert notations == [m.notation for m in Board("international", first.fen).legal_moves]
+    lazy = second.copy()
+    assert len(lazy.legal_moves) == 9
+    second.push("32-28")
+    assert len(first.legal_moves) == counted
+    assert lazy.legal_moves[0] == Board("international").legal_moves[0]
+    assert first.push(notations[0]).notation == notations[0]
+
+
+def test_moves_counted_in_one_thread_listed_in_another() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    board = Board("russian")
+    counted = len(board.legal_moves)
+    with ThreadPoolExecutor(1) as pool:
+        listed = pool.submit(lambda: [m.notation for m in board.legal_moves]).result()
+    assert len(listed) == counted == 7

@@ -136,12 +136,68 @@ class LegalMoves(Sequence[Move]):
         return f"<LegalMoves ({', '.join(m.notation for m in self._list())})>"
 
 
+class _BoardMoves(LegalMoves):
+    """A board's legal moves, whose rows may still lie in the thread's shared move buffer.
+
+    ``len()`` needs no rows, so they are copied out of the buffer only when something asks
+    for them (:meth:`rows`). The buffer's ``serial`` tells whether they are still there; if
+    another generation has reused it since, they are generated again (the position is the
+    same: the board drops its moves on any change).
+    """
+
+    __slots__ = ("_board", "_rows", "_serial", "_space")
+
+    def __init__(
+        self,
+        board: Board,
+        count: int,
+        rows: npt.NDArray[np.int32] | None,
+        space: _Workspace | None = None,
+    ) -> None:
+        self._count = count
+        self._moves = None
+        self._board = board
+        self._rows = rows
+        self._space = space
+        self._serial = -1 if space is None else space.serial
+
+    def rows(self, copy: bool = True) -> npt.NDArray[np.int32]:
+        """The kernel's rows of these moves; without ``copy`` maybe a view of the shared
+        buffer, valid until the thread's next generation."""
+        rows = self._rows
+        if rows is None:
+            board, space = self._board, self._space
+            if (
+                space is not None
+                and space.serial == self._serial
+                and space is _WORKSPACES.spaces.get(board._shape)
+            ):
+                rows = space.buffer[: self._count]
+                if not copy:
+                    return rows
+                rows = rows.copy()
+            else:
+                rows = board._rows(dedupe=True)
+            self._rows = rows
+        return rows
+
+    def _list(self) -> list[Move]:
+        moves = self._moves
+        if moves is None:
+            moves = self._moves = self._board._describe(self.rows(copy=False))
+        return moves
+
+
 _ELIMINATION = Move(path=(), notation="(eliminated)")
 """The history's place-holder for an elimination that no move made (resignation)."""
 
 
 class _Workspace:
     """The kernel's work arrays for one board shape, shared by the boards of a thread."""
+
+    serial = 0
+    """Bumped by each generation into ``buffer``: the rows a board left there are still
+    there while the serial is the one it saw."""
 
     def __init__(self, cells: int, max_captures: int) -> None:
         self.scratch = Scratch(cells, max_captures)
@@ -254,7 +310,7 @@ class Board:
         self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
         self._undo: list[_Undo | None] = []
         """Per history entry, what a multi-player ply needs to be taken back (else None)."""
-        self._cache: tuple[npt.NDArray[np.int32], LegalMoves] | None = None
+        self._cache: _BoardMoves | None = None
         self._names = public_names(self.geometry)
         self._quiet = _quiet_moves(self.geometry)
         self._cells, self._turn = parse_fen(self.variant, fen or self.variant.start_fen)
@@ -322,18 +378,41 @@ class Board:
         other._cells = self._cells.copy()
         other._history = list(self._history)
         other._undo = list(self._undo)
+        other._cache = None  # cached moves know their board
         return other
 
     # -- moves ------------------------------------------------------------------------
 
     def _generate(self) -> tuple[npt.NDArray[np.int32], LegalMoves]:
-        cache = self._cache
-        if cache is None:
+        """The position's move rows and legal moves (cached until the position changes)."""
+        legal = self._cache or self._new_moves()
+        return legal.rows(), legal
+
+    def _new_moves(self) -> _BoardMoves:
+        """Generate the position's legal moves, and cache them."""
+        if self._players > 2 or self.variant.max_consecutive_king_moves:
             rows = self._rows(dedupe=True)
             if self._players > 2 and self._decided():
                 rows = rows[:0]
-            cache = self._cache = (rows, LegalMoves(len(rows), lambda: self._describe(rows)))
-        return cache
+            legal = self._cache = _BoardMoves(self, len(rows), rows)
+            return legal
+        # The common case: the rows stay in the shared buffer until they are asked for.
+        space = _WORKSPACES.spaces.get(self._shape) or _workspace(*self._shape)
+        count = self._fill(space, self._turn, True)
+        legal = self._cache = _BoardMoves(self, count, None, space)
+        return legal
+
+    def _fill(self, space: _Workspace, player: int, dedupe: bool) -> int:
+        """Generate the moves of ``player`` into ``space.buffer`` (grown as needed); return
+        their number."""
+        while True:
+            space.serial += 1
+            count: int = _GENERATE.call(
+                self._packed, self._cells, player, space.buffer, space.work, space.frames, dedupe
+            )
+            if count >= 0:
+                return count
+            space.grow()
 
     def _rows(
         self, dedupe: bool, history_rules: bool = True, player: int | None = None
@@ -343,17 +422,11 @@ class Board:
         counts the position's own tree, which knows no history). ``player`` defaults to the
         player to move."""
         space = _WORKSPACES.spaces.get(self._shape) or _workspace(*self._shape)
-        turn = self._turn if player is None else player
-        while True:
-            count: int = _GENERATE.call(
-                self._packed, self._cells, turn, space.buffer, space.work, space.frames, dedupe
-            )
-            if count >= 0:
-                rows = space.buffer[:count].copy()
-                if history_rules and self.variant.max_consecutive_king_moves:
-                    rows = self._rest_tired_kings(rows)
-                return rows
-            space.grow()
+        count = self._fill(space, self._turn if player is None else player, dedupe)
+        rows = space.buffer[:count].copy()
+        if history_rules and self.variant.max_consecutive_king_moves:
+            rows = self._rest_tired_kings(rows)
+        return rows
 
     def _rest_tired_kings(self, rows: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
         """``rows`` without the quiet moves of a king that has made
@@ -446,8 +519,7 @@ class Board:
         In a variant with ``max_consecutive_king_moves`` (Frisian) a king that has made that
         many quiet moves in a row, counted in this board's history, may only capture.
         """
-        cache = self._cache
-        return (cache or self._generate())[1]
+        return self._cache or self._new_moves()
 
     def parse_move(self, text: str) -> Move:
         """The legal move ``text`` names: ``"32-28"``, ``"28x19"`` or a full path.
@@ -459,7 +531,7 @@ class Board:
             cells, _ = split_move(self.geometry, text)
         except ValueError as error:
             raise IllegalMoveError(str(error)) from None
-        moves = self._generate()[1]
+        moves = self.legal_moves
         named = tuple(square_name(self.geometry, c) for c in cells)
         matches = [m for m in moves if m.path == named]
         if not matches and len(named) == 2:
@@ -622,7 +694,7 @@ class Board:
         """Whether the game has ended on the board: the player to move has no legal move,
         or (Breakthrough) a king was crowned; on multi-player boards, one player or team is
         left (or nobody can move). Draw rules belong to the game."""
-        return self.crowned_player() is not None or len(self._generate()[1]) == 0
+        return self.crowned_player() is not None or len(self.legal_moves) == 0
 
     def winner(self) -> int | None:
         """The winner when the game has ended on the board, else None.
