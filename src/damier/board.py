@@ -90,6 +90,25 @@ class Move:
         return f"Move({self.notation!r})"
 
 
+_SET_MOVE_FIELDS = tuple(
+    vars(Move)[name].__set__ for name in ("path", "captured", "crowns", "notation")
+)
+
+
+def _new_move(
+    path: tuple[Square, ...], captured: tuple[Square, ...], crowns: bool, notation: str
+) -> Move:
+    """``Move(path, captured, crowns, notation)``, twice as fast: the fields are set through
+    their slots, not through the frozen dataclass's ``__init__``."""
+    move = object.__new__(Move)
+    set_path, set_captured, set_crowns, set_notation = _SET_MOVE_FIELDS
+    set_path(move, path)
+    set_captured(move, captured)
+    set_crowns(move, crowns)
+    set_notation(move, notation)
+    return move
+
+
 class LegalMoves(Sequence[Move]):
     """The legal moves of a position, in generation order: a read-only sequence.
 
@@ -307,6 +326,10 @@ class Board:
         self._shape = (self.geometry.cell_count, self._maxc)
         """The key of this board's workspace (see :func:`_workspace`)."""
         self._players = self.variant.players
+        self._rows_wait = self._players == 2 and not self.variant.max_consecutive_king_moves
+        """Whether the rows of the legal moves may wait in the shared buffer (no rule needs
+        them at once: on multi-player boards the game may be decided, and Frisian's
+        tired kings are taken out of them)."""
         self._history: list[tuple[npt.NDArray[np.int32], Move]] = []
         self._undo: list[_Undo | None] = []
         """Per history entry, what a multi-player ply needs to be taken back (else None)."""
@@ -390,7 +413,7 @@ class Board:
 
     def _new_moves(self) -> _BoardMoves:
         """Generate the position's legal moves, and cache them."""
-        if self._players > 2 or self.variant.max_consecutive_king_moves:
+        if not self._rows_wait:
             rows = self._rows(dedupe=True)
             if self._players > 2 and self._decided():
                 rows = rows[:0]
@@ -398,7 +421,12 @@ class Board:
             return legal
         # The common case: the rows stay in the shared buffer until they are asked for.
         space = _WORKSPACES.spaces.get(self._shape) or _workspace(*self._shape)
-        count = self._fill(space, self._turn, True)
+        space.serial += 1
+        count: int = _GENERATE.call(
+            self._packed, self._cells, self._turn, space.buffer, space.work, space.frames, True
+        )
+        if count < 0:
+            count = self._fill(space, self._turn, True)
         legal = self._cache = _BoardMoves(self, count, None, space)
         return legal
 
@@ -487,16 +515,18 @@ class Board:
                 for origin, to, _, piece, new, _ in head
             ]
         name, text = self._names.__getitem__, self.geometry.names.__getitem__
-        data = rows.tolist()
-        ends = Counter((row[L.FROM], row[L.TO]) for row in head)
+        ends = [(row[L.FROM], row[L.TO]) for row in head]
+        shared: set[tuple[int, int]] = set()  # ends of more than one capture
+        if len(set(ends)) < len(ends):
+            shared = {end for end, count in Counter(ends).items() if count > 1}
         first_landing = L.CAPS + 2 * self._maxc
         moves = []
-        for row in data:
+        for row, end in zip(rows.tolist(), ends, strict=True):
             ncap = row[L.NCAP]
             path = [row[L.FROM], *row[first_landing : first_landing + row[L.NPATH]]]
-            shown = path if ends[(row[L.FROM], row[L.TO])] > 1 else (path[0], path[-1])
+            shown = path if end in shared else end  # the full path, or the two ends
             moves.append(
-                Move(
+                _new_move(
                     tuple(map(name, path)),
                     tuple(map(name, row[L.CAPS : L.CAPS + ncap])),
                     row[L.NEW_PIECE] != row[L.PIECE],
@@ -508,7 +538,7 @@ class Board:
     def _quiet_move(self, origin: int, to: int, crowns: bool) -> Move:
         """The quiet move from ``origin`` to ``to``, built and kept for the geometry."""
         names, text = self._names, self.geometry.names
-        move = Move((names[origin], names[to]), (), crowns, f"{text[origin]}-{text[to]}")
+        move = _new_move((names[origin], names[to]), (), crowns, f"{text[origin]}-{text[to]}")
         self._quiet[(origin * self._shape[0] + to) * 2 + crowns] = move
         return move
 

@@ -10,6 +10,7 @@ Reading is strict: any error names the field and what is wrong with it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
@@ -50,9 +51,16 @@ def _expand(geometry: Geometry, token: str, letter: str) -> list[int]:
             raise FenError(f"range {token!r} in {field} runs backwards")
         numbered = _numbered(geometry)
         if low >= 1 and high < len(numbered):
-            return numbered[low : high + 1]
+            cells = _ranges(geometry)[token] = numbered[low : high + 1]
+            return cells
         return [_cell(geometry, str(n), field) for n in range(low, high + 1)]
     return [_cell(geometry, token, field)]
+
+
+@cache
+def _ranges(geometry: Geometry) -> dict[str, list[int]]:
+    """The cells of each range of squares read so far on ``geometry`` (``"31-50"``)."""
+    return {}
 
 
 @cache
@@ -121,6 +129,7 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
     crowning = (*_crowning(geometry, variant.players), frozenset())  # dead men never crown
     seen: set[str] = set()
     numeric = geometry.numeric
+    ranges = _ranges(geometry)
     for field in fields[1:]:
         if not field:
             continue
@@ -143,17 +152,22 @@ def parse_fen(variant: Variant, text: str) -> tuple[npt.NDArray[np.int8], int]:
             king = token[0] == "k" and (numeric or token not in index)
             name = token[1:] if king else token
             found = index.get(name)
-            named = (found,) if found is not None else _expand(geometry, name, letter)
+            if found is not None:
+                named: Sequence[int] = (found,)
+            else:
+                named = ranges.get(name) or _expand(geometry, name, letter)
+            code = man + king
+            check_crowns = not king and not crowns.isdisjoint(named)
             for cell in named:
                 if codes[cell] != 0:
                     raise FenError(f"square {geometry.names[cell]} is given twice")
-                if not king and cell in crowns:
+                if check_crowns and cell in crowns:
                     square = geometry.names[cell]
                     raise FenError(
                         f"a {letter} man on {square} stands on its crowning row; "
                         f"write it as a king (K{square})"
                     )
-                codes[cell] = man + king
+                codes[cell] = code
             counts[player] += len(named)
     start = variant.pieces_per_player
     for player, letter in enumerate(players):
