@@ -16,8 +16,8 @@
 2. Board API (International, Russian, Brazilian): the legal moves of positions reached by
    seeded random games, Damier ``Board`` against py-draughts' board classes, both in the
    same run. Every call is a real generation: py-draughts does not cache, and Damier's
-   cache of the position's moves is dropped before each call by ``board._cache = None``,
-   exactly what ``push``/``pop`` do (a private attribute, used here only for that).
+   cache of the position's moves is dropped before each call by ``board._forget_moves()``,
+   the private hook ``push``/``pop``/``set_fen`` call before they change the position.
    a. new board from FEN + ``len(board.legal_moves)``;
    b. generation on a built board: ``len(board.legal_moves)``. Damier's list is lazy
       (``len`` reads the kernel's count, no ``Move`` object is built); py-draughts builds
@@ -201,7 +201,7 @@ def damier_from_fen(variant: str, fens: list[str]) -> int:
 def damier_count(boards: list[Board]) -> int:
     total = 0
     for board in boards:
-        board._cache = None  # what push and pop do: the next call generates
+        board._forget_moves()  # what push and pop do: the next call generates
         total += len(board.legal_moves)
     return total
 
@@ -209,7 +209,7 @@ def damier_count(boards: list[Board]) -> int:
 def damier_notations(boards: list[Board]) -> int:
     total = 0
     for board in boards:
-        board._cache = None
+        board._forget_moves()
         total += len([m.notation for m in board.legal_moves])
     return total
 

@@ -161,3 +161,31 @@ def test_moves_counted_in_one_thread_listed_in_another() -> None:
     with ThreadPoolExecutor(1) as pool:
         listed = pool.submit(lambda: [m.notation for m in board.legal_moves]).result()
     assert len(listed) == counted == 7
+
+
+def test_moves_held_across_a_change_of_position_keep_theirs() -> None:
+    # Moves whose rows still wait in the shared buffer when the board drops them (pop,
+    # set_fen, perft_divide) get their rows then, if anyone holds them.
+    board = Board("international")
+    start = [m.notation for m in Board("international").legal_moves]
+    board.push("32-28")
+    held = board.legal_moves
+    after = [m.notation for m in Board("international", board.fen).legal_moves]
+    board.pop()
+    assert len(board.legal_moves) == len(start)
+    assert [m.notation for m in held] == after
+    held = board.legal_moves
+    board.set_fen("W:W31,32:B18,19")
+    assert len(board.legal_moves) == 4
+    assert [m.notation for m in held] == start
+    held = board.legal_moves
+    board.perft_divide(1)
+    board.set_fen("W:W31:B18")
+    board.legal_moves[0]
+    assert [m.notation for m in held] == ["31-26", "31-27", "32-27", "32-28"]
+
+
+def test_the_reference_count_is_calibrated() -> None:
+    from damier.board import _UNHELD
+
+    assert _UNHELD > 0  # CPython: dropped moves nobody holds are not given their rows

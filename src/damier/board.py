@@ -11,6 +11,7 @@ Move('32-28')
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -160,8 +161,9 @@ class _BoardMoves(LegalMoves):
 
     ``len()`` needs no rows, so they are copied out of the buffer only when something asks
     for them (:meth:`rows`). The buffer's ``serial`` tells whether they are still there; if
-    another generation has reused it since, they are generated again (the position is the
-    same: the board drops its moves on any change).
+    another generation has reused it since, they are generated again: the position is the
+    same while the board keeps these moves, and before it drops them for a new position
+    (``Board._forget_moves``) it gives them their rows if anyone else holds them.
     """
 
     __slots__ = ("_board", "_rows", "_serial", "_space")
@@ -205,6 +207,25 @@ class _BoardMoves(LegalMoves):
         if moves is None:
             moves = self._moves = self._board._describe(self.rows(copy=False))
         return moves
+
+
+def _references(value: object) -> int:
+    return sys.getrefcount(value)
+
+
+def _unheld_references() -> int:
+    """What :func:`_references` says of a local variable nobody else holds, in
+    ``Board._forget_moves``'s calling shape; -1 (so that every dropped list of moves is
+    given its rows) unless an object held once more reads one more."""
+    probe = object()
+    alone = _references(probe)
+    holder = [probe]
+    held = _references(probe)
+    del holder
+    return alone if held == alone + 1 else -1
+
+
+_UNHELD = _unheld_references()
 
 
 _ELIMINATION = Move(path=(), notation="(eliminated)")
@@ -368,11 +389,12 @@ class Board:
 
     def set_fen(self, fen: str) -> None:
         """Set up the position described by ``fen`` and forget the move history."""
-        self._cells, self._turn = parse_fen(self.variant, fen)
+        cells, turn = parse_fen(self.variant, fen)
+        self._forget_moves()
+        self._cells, self._turn = cells, turn
         self._active = self._players_in(self._cells)
         self._history.clear()
         self._undo.clear()
-        self._cache = None
 
     @property
     def cells(self) -> npt.NDArray[np.int8]:
@@ -429,6 +451,16 @@ class Board:
             count = self._fill(space, self._turn, True)
         legal = self._cache = _BoardMoves(self, count, None, space)
         return legal
+
+    def _forget_moves(self) -> None:
+        """Drop the cached moves: the position is about to change. (Moves whose rows still
+        wait in the shared buffer could not be generated again once it has; if anyone
+        else holds them they get their rows now.)"""
+        legal = self._cache
+        if legal is not None:
+            self._cache = None
+            if legal._rows is None and _references(legal) > _UNHELD:
+                legal.rows()
 
     def _fill(self, space: _Workspace, player: int, dedupe: bool) -> int:
         """Generate the moves of ``player`` into ``space.buffer`` (grown as needed); return
@@ -594,13 +626,14 @@ class Board:
             turn, active = self._turn, self._active
             eliminated = self._pass_turn(self._turn)
             self._undo.append(_Undo(before, turn, active, eliminated))
-        self._cache = None
+        self._cache = None  # (its rows were read above)
         return moves[index]
 
     def pop(self) -> Move:
         """Take back the last move and return it."""
         if not self._history:
             raise IndexError("pop from a board with no moves played")
+        self._forget_moves()
         row, move = self._history.pop()
         undo = self._undo.pop()
         if undo is None:
@@ -608,7 +641,6 @@ class Board:
             self._turn = 1 - self._turn
         else:
             self._cells, self._turn, self._active = undo.cells, undo.turn, undo.active
-        self._cache = None
         return move
 
     @property
@@ -788,6 +820,7 @@ class Board:
         _check_perft(depth, duplicates)
         if depth == 0:
             return []
+        self._forget_moves()
         rows = self._rows(dedupe=duplicates == "drop", history_rules=False)
         result = []
         players = int(self._tables.rules[L.R_PLAYERS])
