@@ -189,3 +189,11 @@ def test_the_reference_count_is_calibrated() -> None:
     from damier.board import _UNHELD
 
     assert _UNHELD > 0  # CPython: dropped moves nobody holds are not given their rows
+
+
+def test_no_moves_are_cached_too() -> None:
+    blocked = Board("international", "B:W6,7,11,12:B1")
+    assert len(blocked.legal_moves) == 0
+    assert blocked.legal_moves is blocked.legal_moves
+    assert blocked.is_game_over()
+    assert list(blocked.legal_moves) == []

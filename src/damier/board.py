@@ -430,7 +430,9 @@ class Board:
 
     def _generate(self) -> tuple[npt.NDArray[np.int32], LegalMoves]:
         """The position's move rows and legal moves (cached until the position changes)."""
-        legal = self._cache or self._new_moves()
+        legal = self._cache
+        if legal is None:
+            legal = self._new_moves()
         return legal.rows(), legal
 
     def _new_moves(self) -> _BoardMoves:
@@ -537,9 +539,9 @@ class Board:
         """Moves as users see them; the short notation unless it would fit two moves."""
         head = rows[:, : L.CAPS].tolist()
         if head and head[0][L.NCAP] == 0:
-            # No capture (one would be compulsory), so every move is quiet: two squares and
-            # whether it crowns, its notation the two squares. Those moves are built once
-            # per board geometry and shared (a Move is immutable).
+            # The kernel lists quiet moves only when there is no capture, so every move is
+            # quiet: two squares and whether it crowns, its notation the two squares. Those
+            # moves are built once per board geometry and shared (a Move is immutable).
             cells, get = self._shape[0], self._quiet.get
             return [
                 get((origin * cells + to) * 2 + (new != piece))
@@ -581,7 +583,8 @@ class Board:
         In a variant with ``max_consecutive_king_moves`` (Frisian) a king that has made that
         many quiet moves in a row, counted in this board's history, may only capture.
         """
-        return self._cache or self._new_moves()
+        legal = self._cache
+        return self._new_moves() if legal is None else legal
 
     def parse_move(self, text: str) -> Move:
         """The legal move ``text`` names: ``"32-28"``, ``"28x19"`` or a full path.
