@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from threading import get_ident
 from typing import Any, overload
 
 import numpy as np
@@ -188,11 +189,7 @@ class _BoardMoves(LegalMoves):
         rows = self._rows
         if rows is None:
             board, space = self._board, self._space
-            if (
-                space is not None
-                and space.serial == self._serial
-                and space is _WORKSPACES.spaces.get(board._shape)
-            ):
+            if space is not None and space.serial == self._serial and space.thread == get_ident():
                 rows = space.buffer[: self._count]
                 if not copy:
                     return rows
@@ -209,18 +206,14 @@ class _BoardMoves(LegalMoves):
         return moves
 
 
-def _references(value: object) -> int:
-    return sys.getrefcount(value)
-
-
 def _unheld_references() -> int:
-    """What :func:`_references` says of a local variable nobody else holds, in
-    ``Board._forget_moves``'s calling shape; -1 (so that every dropped list of moves is
-    given its rows) unless an object held once more reads one more."""
+    """What ``sys.getrefcount`` says of a local variable nobody else holds (as in
+    ``Board._forget_moves``); -1 (so that every dropped list of moves is given its rows)
+    unless an object held once more reads one more."""
     probe = object()
-    alone = _references(probe)
+    alone = sys.getrefcount(probe)
     holder = [probe]
-    held = _references(probe)
+    held = sys.getrefcount(probe)
     del holder
     return alone if held == alone + 1 else -1
 
@@ -240,6 +233,8 @@ class _Workspace:
     there while the serial is the one it saw."""
 
     def __init__(self, cells: int, max_captures: int) -> None:
+        self.thread = get_ident()
+        """The thread whose workspace this is."""
         self.scratch = Scratch(cells, max_captures)
         self.work, self.frames = self.scratch.work, self.scratch.frames
         self.buffer = np.zeros((128, L.row_width(max_captures)), dtype=np.int32)
@@ -346,6 +341,8 @@ class Board:
         self._maxc = int(self._tables.rules[L.R_MAXC])
         self._shape = (self.geometry.cell_count, self._maxc)
         """The key of this board's workspace (see :func:`_workspace`)."""
+        self._space: _Workspace | None = None
+        """The workspace of the thread that generated last (kept to save the look-up)."""
         self._players = self.variant.players
         self._rows_wait = self._players == 2 and not self.variant.max_consecutive_king_moves
         """Whether the rows of the legal moves may wait in the shared buffer (no rule needs
@@ -444,7 +441,9 @@ class Board:
             legal = self._cache = _BoardMoves(self, len(rows), rows)
             return legal
         # The common case: the rows stay in the shared buffer until they are asked for.
-        space = _WORKSPACES.spaces.get(self._shape) or _workspace(*self._shape)
+        space = self._space
+        if space is None or space.thread != get_ident():
+            space = self._space = _workspace(*self._shape)
         space.serial += 1
         count: int = _GENERATE.call(
             self._packed, self._cells, self._turn, space.buffer, space.work, space.frames, True
@@ -461,7 +460,7 @@ class Board:
         legal = self._cache
         if legal is not None:
             self._cache = None
-            if legal._rows is None and _references(legal) > _UNHELD:
+            if legal._rows is None and sys.getrefcount(legal) > _UNHELD:
                 legal.rows()
 
     def _fill(self, space: _Workspace, player: int, dedupe: bool) -> int:
