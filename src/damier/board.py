@@ -311,8 +311,8 @@ class _Undo:
 
 @cache
 def _quiet_moves(geometry: Geometry) -> dict[int, Move]:
-    """The quiet moves of a board geometry met so far, by ``(from * cells + to) * 2 +
-    crowns`` (filled by ``Board._quiet_move``)."""
+    """The quiet moves of a board geometry met so far, by the key the kernel writes in their
+    rows (``layout.QUIET_KEY``; filled by ``Board._quiet_move``)."""
     return {}
 
 
@@ -536,17 +536,14 @@ class Board:
 
     def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
         """Moves as users see them; the short notation unless it would fit two moves."""
-        head = rows[:, : L.CAPS].tolist()
-        if head and head[0][L.NCAP] == 0:
+        if len(rows) and rows[0, L.NCAP] == 0:
             # The kernel lists quiet moves only when there is no capture, so every move is
             # quiet: two squares and whether it crowns, its notation the two squares. Those
-            # moves are built once per board geometry and shared (a Move is immutable).
-            cells, get = self._shape[0], self._quiet.get
-            return [
-                get((origin * cells + to) * 2 + (new != piece))
-                or self._quiet_move(origin, to, new != piece)
-                for origin, to, _, piece, new, _ in head
-            ]
+            # moves are built once per board geometry and shared (a Move is immutable),
+            # found by the key the kernel writes in the row.
+            get = self._quiet.get
+            return [get(key) or self._quiet_move(key) for key in rows[:, L.QUIET_KEY].tolist()]
+        head = rows[:, : L.CAPS].tolist()
         name, text = self._names.__getitem__, self.geometry.names.__getitem__
         ends = [(row[L.FROM], row[L.TO]) for row in head]
         shared: set[tuple[int, int]] = set()  # ends of more than one capture
@@ -568,11 +565,14 @@ class Board:
             )
         return moves
 
-    def _quiet_move(self, origin: int, to: int, crowns: bool) -> Move:
-        """The quiet move from ``origin`` to ``to``, built and kept for the geometry."""
+    def _quiet_move(self, key: int) -> Move:
+        """The quiet move of a row's ``QUIET_KEY``, built and kept for the geometry."""
+        origin, to = divmod(key >> 1, self._shape[0])
         names, text = self._names, self.geometry.names
-        move = _new_move((names[origin], names[to]), (), crowns, f"{text[origin]}-{text[to]}")
-        self._quiet[(origin * self._shape[0] + to) * 2 + crowns] = move
+        move = _new_move(
+            (names[origin], names[to]), (), bool(key & 1), f"{text[origin]}-{text[to]}"
+        )
+        self._quiet[key] = move
         return move
 
     @property

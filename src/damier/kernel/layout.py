@@ -19,6 +19,9 @@ column                meaning
 ``CAPS + maxc + i``   its piece code (for unmake and the choice rule)
 ``CAPS + 2maxc + i``  i-th landing cell; the last one is ``TO``
 ====================  =====================================================
+
+A quiet move has no captured cell; its column ``QUIET_KEY`` (= ``CAPS``) holds
+``(FROM * cells + TO) * 2 + crowns``, the key of the Board's shared quiet moves.
 """
 
 FROM = 0
@@ -28,6 +31,7 @@ PIECE = 3
 NEW_PIECE = 4
 NPATH = 5
 CAPS = 6
+QUIET_KEY = CAPS  # a quiet move's key, see above
 
 
 def row_width(max_captures: int) -> int:

@@ -33,6 +33,7 @@ from damier.kernel.layout import (
     PIECE,
     PROMOTE_CONTINUE,
     PROMOTE_ENDS_MOVE,
+    QUIET_KEY,
     R_CHOICE,
     R_CHOICE_COUNT,
     R_IMMEDIATE_REMOVAL,
@@ -380,14 +381,14 @@ def _add_quiet(t, moves, state, origin, to, piece, player, write):
         state[_OVERFLOW] = 1
         return
     maxc = t.rules[R_MAXC]
+    crowns = 1 if piece % 2 == 1 and t.counts[CROWN, player, to] == 1 else 0
     moves[count, FROM] = origin
     moves[count, TO] = to
     moves[count, NCAP] = 0
     moves[count, PIECE] = piece
-    moves[count, NEW_PIECE] = (
-        piece + 1 if piece % 2 == 1 and t.counts[CROWN, player, to] == 1 else piece
-    )
+    moves[count, NEW_PIECE] = piece + crowns
     moves[count, NPATH] = 1
+    moves[count, QUIET_KEY] = (origin * t.rays.shape[0] + to) * 2 + crowns
     moves[count, CAPS + 2 * maxc] = to
     state[_COUNT] = count + 1
 
