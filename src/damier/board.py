@@ -543,17 +543,19 @@ class Board:
             # found by the key the kernel writes in the row.
             get = self._quiet.get
             return [get(key) or self._quiet_move(key) for key in rows[:, L.QUIET_KEY].tolist()]
-        head = rows[:, : L.CAPS].tolist()
+        data = rows.tolist()
         name, text = self._names.__getitem__, self.geometry.names.__getitem__
-        ends = [(row[L.FROM], row[L.TO]) for row in head]
         shared: set[tuple[int, int]] = set()  # ends of more than one capture
-        if len(set(ends)) < len(ends):
-            shared = {end for end, count in Counter(ends).items() if count > 1}
+        if len(data) > 1:
+            ends = [(row[L.FROM], row[L.TO]) for row in data]
+            if len(set(ends)) < len(ends):
+                shared = {end for end, count in Counter(ends).items() if count > 1}
         first_landing = L.CAPS + 2 * self._maxc
         moves = []
-        for row, end in zip(rows.tolist(), ends, strict=True):
+        for row in data:
             ncap = row[L.NCAP]
-            path = [row[L.FROM], *row[first_landing : first_landing + row[L.NPATH]]]
+            path = (row[L.FROM], *row[first_landing : first_landing + row[L.NPATH]])
+            end = (row[L.FROM], row[L.TO])
             shown = path if end in shared else end  # the full path, or the two ends
             moves.append(
                 _new_move(
