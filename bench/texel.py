@@ -104,7 +104,8 @@ def features(
 ) -> tuple[list[str], npt.NDArray[np.float64]]:
     """Each weight's feature, for the side to move, position by position."""
     rules = get_variant(variant)
-    names = list(family_weights(rules))
+    # (``drawn_kings`` is a switch that scales the whole score, not a linear weight.)
+    names = [name for name in family_weights(rules) if name != "drawn_kings"]
     t = compile_tables(rules)
     columns = []
     for name in names:

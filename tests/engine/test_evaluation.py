@@ -89,3 +89,37 @@ def test_balance_penalises_a_lopsided_army() -> None:
     # balance costs the lopsided side 10 a man of difference between the wings
     assert plain(balanced) - white(balanced) == 0
     assert plain(lopsided) - white(lopsided) == 40
+
+
+def white_value(variant: str, fen: str, changes: dict[str, float] | None = None) -> int:
+    """White's evaluation of ``fen`` with the family's weights, or with ``changes``."""
+    rules = get_variant(variant)
+    pst, extra = tables_from_weights(rules, family_weights(rules) | (changes or {}))
+    cells = Board(variant, fen).cells.astype(np.int8)
+    return int(evaluate(compile_tables(rules), cells, 0, pst, extra))
+
+
+def test_a_lead_counts_for_more_with_fewer_pieces() -> None:
+    """The trade term: a man up with 20 against 19 is worth less than with 5 against 4."""
+    full = "W:W31-50:B1-19"
+    ending = "W:W46-50:B1-4"
+    trade = family_weights(get_variant("international"))["trade"]
+    assert trade > 0
+
+    def bonus(fen: str) -> int:
+        return white_value("international", fen) - white_value("international", fen, {"trade": 0})
+
+    assert bonus(full) == trade * 1 // 39
+    assert bonus(ending) == trade * 1 // 9
+    assert bonus(ending) > bonus(full) > 0
+
+
+def test_a_lone_flying_king_against_few_pieces_is_nearly_a_draw() -> None:
+    three_kings = white_value("international", "W:WK31,K32,K33:BK5")
+    four_kings = white_value("international", "W:WK31,K32,K33,K34:BK5")
+    assert 0 < three_kings < 100 < four_kings
+    # 8x8 (Russian): two kings against one draw, three win (Petrov's triangle)
+    assert 0 < white_value("russian", "W:WKc1,Ke1:BKh8") < 100
+    assert white_value("russian", "W:WKc1,Ke1,Kg1:BKh8") > 300
+    # short kings (English): two kings beat one, no discount
+    assert white_value("english", "W:WK1,K3:BK32") > 100

@@ -20,6 +20,8 @@ from damier.rules import BoardKind, Range, Variant
 
 MOBILITY = 0  # indices of the weights in the ``extra`` vector
 BALANCE = 1
+TRADE = 2
+DRAWN_KINGS = 3
 
 
 def family_of(variant: Variant) -> str:
@@ -76,7 +78,18 @@ def tables_from_weights(
             king = weights["king"] + weights["king_centre"] * centrality
             pst[2 * player + 1, cell] = round(man)
             pst[2 * player + 2, cell] = round(king)
-    extra = np.array([round(weights["mobility"]), round(weights.get("balance", 0))], dtype=np.int32)
+    # Flying kings: a lone king holds a draw against this many pieces or fewer (three kings
+    # cannot catch it on the long diagonal of a 10x10 board, two on 8x8).
+    drawn = (3 if height >= 10 else 2) if weights.get("drawn_kings", 0) else 0
+    extra = np.array(
+        [
+            round(weights["mobility"]),
+            round(weights.get("balance", 0)),
+            round(weights.get("trade", 0)),
+            drawn,
+        ],
+        dtype=np.int32,
+    )
     return pst, extra
 
 
@@ -90,6 +103,10 @@ def evaluate(t, sq, player, pst, extra):
     mobility = 0
     mine = 0
     theirs = 0
+    my_pieces = 0
+    their_pieces = 0
+    my_kings = 0
+    their_kings = 0
     for cell in range(sq.shape[0]):
         code = sq[cell]
         if code == 0:
@@ -106,10 +123,27 @@ def evaluate(t, sq, player, pst, extra):
                 mine += pst[0, cell]
             else:
                 theirs += pst[0, cell]
+        king = code % 2 == 0
         if owner == player:
             score += value
             mobility += free
+            my_pieces += 1
+            my_kings += king
         else:
             score -= value
             mobility -= free
-    return score + extra[MOBILITY] * mobility - extra[BALANCE] * (abs(mine) - abs(theirs))
+            their_pieces += 1
+            their_kings += king
+    score += extra[MOBILITY] * mobility - extra[BALANCE] * (abs(mine) - abs(theirs))
+    # Trade when ahead: a lead of one piece counts for more the fewer pieces are left.
+    lead = my_pieces - their_pieces
+    if lead != 0:  # (rounded toward zero, so that both sides see the same value)
+        bonus = extra[TRADE] * abs(lead) // (my_pieces + their_pieces)
+        score += bonus if lead > 0 else -bonus
+    # A king against few pieces draws (flying kings): the lead is worth far less.
+    if extra[DRAWN_KINGS] > 0:
+        if score > 0 and their_kings > 0 and my_pieces <= extra[DRAWN_KINGS]:
+            score //= 16
+        elif score < 0 and my_kings > 0 and their_pieces <= extra[DRAWN_KINGS]:
+            score = -(-score // 16)
+    return score
