@@ -141,7 +141,7 @@ class LegalMoves(Sequence[Move]):
         return self._count
 
     def __bool__(self) -> bool:
-        return self._count > 0
+        return bool(self._count)  # (a NumPy integer without the compiler)
 
     def count(self, value: object = None) -> int:
         """The number of legal moves (or, given a move, 1 if it is legal)."""

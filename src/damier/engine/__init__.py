@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from damier.board import Board, Move
+from damier.engine.bitsearch import bitboard_position
 from damier.engine.evaluation import evaluation_tables
 from damier.engine.levels import LEVELS, Level
 from damier.engine.search import (
@@ -120,7 +121,9 @@ class Engine:
         self._tables = compile_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
         cells = len(self._tables.rays)
-        self._context = SearchContext(cells, self._maxc, table_megabytes)
+        self._context = SearchContext(
+            cells, self._maxc, table_megabytes, bitboard_position(self.variant, self._tables)
+        )
         self._pst, self._extra = evaluation_tables(self.variant)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()

@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel import layout as L
-from damier.kernel.jit import kernel
+from damier.kernel.jit import kernel, kernel_inline
 from damier.rules import BoardKind, Range, Variant
 
 MOBILITY = 0  # indices of the weights in the ``extra`` vector
@@ -134,6 +134,16 @@ def evaluate(t, sq, player, pst, extra):
             mobility -= free
             their_pieces += 1
             their_kings += king
+    return combine(
+        score, mobility, mine, theirs, my_pieces, their_pieces, my_kings, their_kings, extra
+    )
+
+
+@kernel_inline
+def combine(score, mobility, mine, theirs, my_pieces, their_pieces, my_kings, their_kings, extra):
+    """The value from its parts (the table and the bitboard evaluations share it): material
+    and placement ``score``, the men's free steps ``mobility``, each side's wing sum of men
+    ``mine`` and ``theirs``, and the counts of pieces and kings."""
     score += extra[MOBILITY] * mobility - extra[BALANCE] * (abs(mine) - abs(theirs))
     # Trade when ahead: a lead of one piece counts for more the fewer pieces are left.
     lead = my_pieces - their_pieces

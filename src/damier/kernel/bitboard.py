@@ -712,6 +712,12 @@ def covers(variant: Variant) -> bool:
     return _spec(variant) is not None
 
 
+def bitboard_spec(variant: Variant) -> Spec | None:
+    """``variant`` compiled for the bitboard code (the engine's search uses it too), or None
+    when it is not covered."""
+    return _spec(variant)
+
+
 def _rules_fit(variant: Variant) -> bool:
     """Whether the rules are among the switches. (Frisian's limit on king moves in a row is
     not one of them, but perft does not see it: the board applies it from its history.)"""

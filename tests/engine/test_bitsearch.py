@@ -1,0 +1,120 @@
+"""The bitboard search against the table search it mirrors: the same evaluation, and the same
+values at depths without reductions, on random positions of every covered variant."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from damier import Board
+from damier.engine import Engine
+from damier.engine.bitsearch import bitboard_position, evaluate_bits
+from damier.engine.evaluation import evaluate, evaluation_tables
+from damier.engine.search import INFINITY, MATE, S_NO_MOVE, SearchContext
+from damier.kernel import layout as L
+from damier.kernel.tables import compile_tables
+from damier.rules import get_variant
+
+COVERED = [
+    "international",
+    "brazilian",
+    "russian",
+    "english",
+    "pool",
+    "italian",
+    "spanish",
+    "frisian",
+    "international-giveaway",
+    "russian-giveaway",
+]
+
+
+def random_positions(variant: str, count: int, seed: int) -> list[Board]:
+    """Positions met in random games (played on while a move exists)."""
+    rng = random.Random(seed)
+    positions: list[Board] = []
+    while len(positions) < count:
+        board = Board(variant)
+        for _ in range(rng.randrange(4, 90)):
+            moves = board.legal_moves
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        positions.append(board.copy())
+    return positions
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_the_bitboard_search_covers_the_variant(variant: str) -> None:
+    rules = get_variant(variant)
+    assert bitboard_position(rules, compile_tables(rules)) is not None
+    assert Engine(variant, table_megabytes=1)._context.bitboards is not None
+
+
+def test_variants_outside_the_bitboard_code_keep_the_table_search() -> None:
+    for variant in ("turkish", "breakthrough"):
+        rules = get_variant(variant)
+        assert bitboard_position(rules, compile_tables(rules)) is None
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_the_evaluations_agree(variant: str) -> None:
+    rules = get_variant(variant)
+    t = compile_tables(rules)
+    position = bitboard_position(rules, t)
+    assert position is not None
+    pst, extra = evaluation_tables(rules)
+    for board in random_positions(variant, 40, seed=7):
+        sq = board.cells
+        for player in (0, 1):
+            me, opp, kings = position.sides(sq, player)
+            by_bits = evaluate_bits(
+                position.spec.q,
+                me,
+                opp,
+                kings,
+                player,
+                position.cell_of,
+                position.wings,
+                pst,
+                extra,
+            )
+            assert by_bits == evaluate(t, sq, player, pst, extra), board.fen
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_the_searches_agree_without_reductions(variant: str) -> None:
+    """Depths 0-2 reduce nothing (reductions start at depth 3), so alpha-beta gives the
+    exact value whatever the move order: the two searches must match."""
+    rules = get_variant(variant)
+    t = compile_tables(rules)
+    position = bitboard_position(rules, t)
+    pst, extra = evaluation_tables(rules)
+    maxc = int(t.rules[L.R_MAXC])
+    cells = len(t.rays)
+    for board in random_positions(variant, 25, seed=11):
+        for depth in (0, 1, 2):
+            values = []
+            for bitboards in (None, position):
+                context = SearchContext(cells, maxc, 1, bitboards)
+                context.new_search()
+                context.stats[S_NO_MOVE] = MATE if rules.giveaway else -MATE
+                sq = board.cells.copy()
+                values.append(
+                    context.run(
+                        t,
+                        sq,
+                        board.turn,
+                        board.zobrist_hash(),
+                        depth,
+                        0,
+                        -INFINITY,
+                        INFINITY,
+                        pst,
+                        extra,
+                    )
+                )
+                assert np.array_equal(sq, board.cells)  # the table search restores it
+            assert values[0] == values[1], (board.fen, depth)
