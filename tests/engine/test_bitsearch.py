@@ -76,9 +76,8 @@ def test_the_evaluations_agree(variant: str) -> None:
                 opp,
                 kings,
                 player,
-                position.cell_of,
                 position.wings,
-                pst,
+                position.by_bit(pst),
                 extra,
             )
             assert by_bits == evaluate(t, sq, player, pst, extra), board.fen

@@ -69,9 +69,10 @@ CAPACITY = 256  # moves per ply, as the table search's buffers
 
 
 @kernel_inline
-def evaluate_bits(q, me, opp, kings, player, cell_of, wings, pst, extra):
+def evaluate_bits(q, me, opp, kings, player, wings, pst, extra):
     """:func:`damier.engine.evaluation.evaluate` of the position ``me`` (``player``, to
-    move) against ``opp``; ``wings`` holds the left and right halves of the board."""
+    move) against ``opp``; ``pst`` is indexed by bit (:meth:`BitboardPosition.by_bit`) and
+    ``wings`` holds the left and right halves of the board."""
     score = 0
     my_kings = 0
     their_kings = 0
@@ -82,15 +83,15 @@ def evaluate_bits(q, me, opp, kings, player, cell_of, wings, pst, extra):
         while pieces != ZERO:
             bit = pieces & ~(pieces - ONE)
             pieces ^= bit
-            cell = cell_of[bit_index(bit)]
+            index = bit_index(bit)
             if bit & kings:
-                score += sign * pst[2 * owner + 2, cell]
+                score += sign * pst[2 * owner + 2, index]
                 if side == 0:
                     my_kings += 1
                 else:
                     their_kings += 1
             else:
-                score += sign * pst[2 * owner + 1, cell]
+                score += sign * pst[2 * owner + 1, index]
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
     empty = ~(me | opp)
@@ -200,20 +201,20 @@ def bit_negamax(
         back -= 2
     count = _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
-        return evaluate_bits(q, me, opp, kings, player, cell_of, wings, pst, extra)
+        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
     captures = count > 0
     if not captures:
         if depth <= 0 or ply >= MAX_PLY - 2:
             if _quiet_count(geo, q, me, opp, kings, player) == 0:
                 return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-            return evaluate_bits(q, me, opp, kings, player, cell_of, wings, pst, extra)
+            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
         count = _quiet_list(geo, q, me, opp, kings, player, moves, ply, st)
         if count < 0:
-            return evaluate_bits(q, me, opp, kings, player, cell_of, wings, pst, extra)
+            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
         if count == 0:
             return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     elif ply >= MAX_PLY - 2:
-        return evaluate_bits(q, me, opp, kings, player, cell_of, wings, pst, extra)
+        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
     slot = key & (tt_keys.shape[0] - 1)
     remembered = -1
     if tt_keys[slot] == key:
@@ -356,9 +357,9 @@ class BitboardPosition:
     ) -> None:
         self.spec = spec
         self.zobrist = zobrist
+        self.bit_of_cell = np.array([int(bit).bit_length() - 1 for bit in spec.bits])
         self.cell_of = np.zeros(64, dtype=np.int64)
-        for cell, bit in enumerate(spec.bits):
-            self.cell_of[int(bit).bit_length() - 1] = cell
+        self.cell_of[self.bit_of_cell] = np.arange(len(spec.bits))
         middle = (width - 1) / 2
         left = np.bitwise_or.reduce(spec.bits[columns < middle], initial=0)
         right = np.bitwise_or.reduce(spec.bits[columns > middle], initial=0)
@@ -383,6 +384,7 @@ class BitboardPosition:
     ) -> int:
         """:func:`bit_negamax` of the position ``sq`` on ``context``'s tables."""
         me, opp, kings = self.sides(sq, player)
+        pst = self.by_bit(pst)
         return int(
             bit_negamax(
                 self.spec.geo,
@@ -415,6 +417,12 @@ class BitboardPosition:
                 extra,
             )
         )
+
+    def by_bit(self, pst: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
+        """The piece-square table ``pst[code, cell]`` indexed by bit instead of cell."""
+        out = np.zeros((pst.shape[0], 64), dtype=np.int32)
+        out[:, self.bit_of_cell] = pst
+        return out
 
     def sides(
         self, sq: npt.NDArray[np.int8], player: int
