@@ -21,20 +21,19 @@ from damier.engine.search import (
     EXACT,
     INFINITY,
     LOWER,
-    MATE,
     MAX_PLY,
-    S_HISTORY,
     S_NO_MOVE,
-    S_NODE_LIMIT,
-    S_NODES,
-    S_SELDEPTH,
     S_STOP,
-    T_DEPTH,
-    T_FLAG,
-    T_MOVE,
-    T_SCORE,
     UPPER,
     SearchContext,
+    enter,
+    new_best,
+    ordering_score,
+    pick,
+    probe,
+    reduced,
+    refuted,
+    store,
 )
 from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel.bitboard import (
@@ -184,21 +183,8 @@ def bit_negamax(
 ):
     """:func:`damier.engine.search.negamax` on bitboards: the value for ``player`` (whose
     pieces are ``me``) within (alpha, beta), ``depth`` plies deep, captures played out."""
-    stats[S_NODES] += 1
-    if stats[S_NODE_LIMIT] > 0 and stats[S_NODES] >= stats[S_NODE_LIMIT]:
-        stats[S_STOP] = 1
-    if stats[S_STOP] == 1:
+    if enter(stats, keys, pv, key, ply):
         return 0
-    pv[ply, 0] = 0
-    if ply > stats[S_SELDEPTH]:
-        stats[S_SELDEPTH] = ply
-    position = stats[S_HISTORY] + ply
-    keys[position] = key
-    back = position - 2
-    while back >= 0 and position - back <= 100:
-        if keys[back] == key:
-            return 0
-        back -= 2
     count = _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
         return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
@@ -215,52 +201,21 @@ def bit_negamax(
             return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     elif ply >= MAX_PLY - 2:
         return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
-    slot = key & (tt_keys.shape[0] - 1)
-    remembered = -1
-    if tt_keys[slot] == key:
-        remembered = tt_data[slot, T_MOVE]
-        if tt_data[slot, T_DEPTH] >= depth and ply > 0:
-            score = tt_data[slot, T_SCORE]
-            if score > MATE - 1000:
-                score -= ply
-            elif score < -MATE + 1000:
-                score += ply
-            flag = tt_data[slot, T_FLAG]
-            if (
-                flag == EXACT
-                or (flag == LOWER and score >= beta)
-                or (flag == UPPER and score <= alpha)
-            ):
-                return score
+    remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
+    if decides:
+        return score
     for i in range(count):
         k = _move_key(moves, ply, i, cell_of)
-        if k == remembered:
-            score = 1 << 40
-        elif captures:
-            score = popcount(moves[ply, i, M_CAPS]) << 20
-        elif k == killers[ply, 0]:
-            score = 1 << 30
-        elif k == killers[ply, 1]:
-            score = 1 << 29
-        else:
-            score = history[k & 255, (k >> 8) & 255]
-        order[ply, i, 0] = score
+        ncap = popcount(moves[ply, i, M_CAPS])
+        origin, to = k & 255, (k >> 8) & 255
+        order[ply, i, 0] = ordering_score(k, remembered, ncap, killers, history, ply, origin, to)
         order[ply, i, 1] = i
     best = -INFINITY
     best_key = 0
     flag = UPPER
     child_depth = depth - 1 if depth > 0 else 0
     for n in range(count):
-        top = n
-        for m in range(n + 1, count):
-            if order[ply, m, 0] > order[ply, top, 0]:
-                top = m
-        if top != n:
-            for f in range(2):
-                swap = order[ply, n, f]
-                order[ply, n, f] = order[ply, top, f]
-                order[ply, top, f] = swap
-        i = order[ply, n, 1]
+        i = pick(order, ply, n, count)
         child_key = key ^ _key_delta(moves, ply, i, kings, player, cell_of, z)
         # Play the move: the child's side to move is the other side, less the captured set.
         origin = moves[ply, i, M_FROM]
@@ -272,9 +227,7 @@ def bit_negamax(
         child_me = opp & ~caps
         child_opp = (me & ~origin) | to
         window = -beta if n == 0 else -alpha - 1
-        search_depth = child_depth
-        if n >= 3 and depth >= 3 and not captures:
-            search_depth -= 1 if n < 8 else 2
+        search_depth = reduced(n, depth, captures, child_depth)
         while True:
             score = -bit_negamax(
                 geo,
@@ -318,29 +271,21 @@ def bit_negamax(
             if score > alpha:
                 alpha = score
                 flag = EXACT
-                pv[ply, 1] = best_key
-                length = pv[ply + 1, 0]
-                for p in range(length):
-                    pv[ply, 2 + p] = pv[ply + 1, 1 + p]
-                pv[ply, 0] = length + 1
+                new_best(pv, ply, best_key)
                 if alpha >= beta:
                     flag = LOWER
                     if not captures:
-                        if killers[ply, 0] != best_key:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = best_key
-                        history[best_key & 255, (best_key >> 8) & 255] += depth * depth
+                        refuted(
+                            killers,
+                            history,
+                            ply,
+                            best_key,
+                            depth,
+                            best_key & 255,
+                            (best_key >> 8) & 255,
+                        )
                     break
-    stored = best
-    if stored > MATE - 1000:
-        stored += ply
-    elif stored < -MATE + 1000:
-        stored -= ply
-    tt_keys[slot] = key
-    tt_data[slot, T_DEPTH] = depth
-    tt_data[slot, T_SCORE] = stored
-    tt_data[slot, T_FLAG] = flag
-    tt_data[slot, T_MOVE] = best_key
+    store(tt_keys, tt_data, key, depth, ply, best, flag, best_key)
     return best
 
 

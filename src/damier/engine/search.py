@@ -62,6 +62,123 @@ def _key_delta(t, moves, i, player, following, maxc):
     return delta ^ z[cells, player] ^ z[cells, following]
 
 
+@kernel_inline
+def enter(stats, keys, pv, key, ply):
+    """Count the node and record its key on the line; True when it is over before it
+    starts: the search must stop, or the position repeats one on the way here with the same
+    player to move (scored as a draw)."""
+    stats[S_NODES] += 1
+    if stats[S_NODE_LIMIT] > 0 and stats[S_NODES] >= stats[S_NODE_LIMIT]:
+        stats[S_STOP] = 1
+    if stats[S_STOP] == 1:
+        return True
+    pv[ply, 0] = 0
+    if ply > stats[S_SELDEPTH]:
+        stats[S_SELDEPTH] = ply
+    position = stats[S_HISTORY] + ply
+    keys[position] = key
+    back = position - 2
+    while back >= 0 and position - back <= 100:
+        if keys[back] == key:
+            return True
+        back -= 2
+    return False
+
+
+@kernel_inline
+def probe(tt_keys, tt_data, key, depth, ply, alpha, beta):
+    """(the remembered best move's key or -1, whether the entry decides the node, its
+    score): a transposition-table lookup."""
+    slot = key & (tt_keys.shape[0] - 1)
+    if tt_keys[slot] != key:
+        return -1, False, 0
+    remembered = tt_data[slot, T_MOVE]
+    if tt_data[slot, T_DEPTH] < depth or ply == 0:
+        return remembered, False, 0
+    score = tt_data[slot, T_SCORE]
+    if score > MATE - 1000:
+        score -= ply
+    elif score < -MATE + 1000:
+        score += ply
+    flag = tt_data[slot, T_FLAG]
+    decides = (
+        flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha)
+    )
+    return remembered, decides, score
+
+
+@kernel_inline
+def store(tt_keys, tt_data, key, depth, ply, best, flag, best_key):
+    """Remember the node's result (mate scores made relative to the node)."""
+    if best > MATE - 1000:
+        best += ply
+    elif best < -MATE + 1000:
+        best -= ply
+    slot = key & (tt_keys.shape[0] - 1)
+    tt_keys[slot] = key
+    tt_data[slot, T_DEPTH] = depth
+    tt_data[slot, T_SCORE] = best
+    tt_data[slot, T_FLAG] = flag
+    tt_data[slot, T_MOVE] = best_key
+
+
+@kernel_inline
+def ordering_score(k, remembered, ncap, killers, history, ply, origin, to):
+    """How early a move is tried: the remembered best move, then captures by size, then the
+    killers, then quiet moves by history."""
+    if k == remembered:
+        return 1 << 40
+    if ncap > 0:
+        return ncap << 20
+    if k == killers[ply, 0]:
+        return 1 << 30
+    if k == killers[ply, 1]:
+        return 1 << 29
+    return history[origin, to]
+
+
+@kernel_inline
+def pick(order, ply, n, count):
+    """Selection sort, one step: bring the best remaining move to place ``n``; its row."""
+    top = n
+    for m in range(n + 1, count):
+        if order[ply, m, 0] > order[ply, top, 0]:
+            top = m
+    if top != n:
+        for f in range(2):
+            swap = order[ply, n, f]
+            order[ply, n, f] = order[ply, top, f]
+            order[ply, top, f] = swap
+    return order[ply, n, 1]
+
+
+@kernel_inline
+def reduced(n, depth, captures, child_depth):
+    """Late-move reduction: the depth at which the ``n``-th move is first searched."""
+    if n >= 3 and depth >= 3 and not captures:
+        return child_depth - (1 if n < 8 else 2)
+    return child_depth
+
+
+@kernel_inline
+def new_best(pv, ply, best_key):
+    """The principal variation of this node: the move, then its child's line."""
+    pv[ply, 1] = best_key
+    length = pv[ply + 1, 0]
+    for p in range(length):
+        pv[ply, 2 + p] = pv[ply + 1, 1 + p]
+    pv[ply, 0] = length + 1
+
+
+@kernel_inline
+def refuted(killers, history, ply, best_key, depth, origin, to):
+    """A quiet move caused a cut-off: remember it as a killer and in the history."""
+    if killers[ply, 0] != best_key:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = best_key
+    history[origin, to] += depth * depth
+
+
 @kernel
 def negamax(
     t,
@@ -88,22 +205,8 @@ def negamax(
 ):
     """The value of the position for ``player`` within (alpha, beta), ``depth`` plies deep
     (captures are always played out)."""
-    stats[S_NODES] += 1
-    if stats[S_NODE_LIMIT] > 0 and stats[S_NODES] >= stats[S_NODE_LIMIT]:
-        stats[S_STOP] = 1
-    if stats[S_STOP] == 1:
+    if enter(stats, keys, pv, key, ply):
         return 0
-    pv[ply, 0] = 0
-    if ply > stats[S_SELDEPTH]:
-        stats[S_SELDEPTH] = ply
-    position = stats[S_HISTORY] + ply
-    keys[position] = key
-    # A repetition on the way here (same player to move) is scored as a draw.
-    back = position - 2
-    while back >= 0 and position - back <= 100:
-        if keys[back] == key:
-            return 0
-        back -= 2
     if t.rules[L.R_CROWNING_WINS] == 1:  # Breakthrough: the opponent has crowned and won
         opponent_king = 2 * (1 - player) + 2
         for cell in range(sq.shape[0]):
@@ -121,38 +224,15 @@ def negamax(
     captures = moves[0, L.NCAP] > 0
     if (depth <= 0 and not captures) or ply >= MAX_PLY - 2:
         return evaluate(t, sq, player, pst, extra)
-    # Transposition table.
-    slot = key & (tt_keys.shape[0] - 1)
-    remembered = -1
-    if tt_keys[slot] == key:
-        remembered = tt_data[slot, T_MOVE]
-        if tt_data[slot, T_DEPTH] >= depth and ply > 0:
-            score = tt_data[slot, T_SCORE]
-            if score > MATE - 1000:
-                score -= ply
-            elif score < -MATE + 1000:
-                score += ply
-            flag = tt_data[slot, T_FLAG]
-            if (
-                flag == EXACT
-                or (flag == LOWER and score >= beta)
-                or (flag == UPPER and score <= alpha)
-            ):
-                return score
-    # Move ordering scores.
+    remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
+    if decides:
+        return score
     for i in range(count):
         k = move_key(moves, i)
-        if k == remembered:
-            score = 1 << 40
-        elif captures:
-            score = moves[i, L.NCAP] << 20
-        elif k == killers[ply, 0]:
-            score = 1 << 30
-        elif k == killers[ply, 1]:
-            score = 1 << 29
-        else:
-            score = history[moves[i, L.FROM], moves[i, L.TO]]
-        order[ply, i, 0] = score
+        origin, to = moves[i, L.FROM], moves[i, L.TO]
+        order[ply, i, 0] = ordering_score(
+            k, remembered, moves[i, L.NCAP], killers, history, ply, origin, to
+        )
         order[ply, i, 1] = i
     following = (player + 1) % t.rules[L.R_PLAYERS]
     maxc = t.rules[L.R_MAXC]
@@ -161,25 +241,13 @@ def negamax(
     flag = UPPER
     child_depth = depth - 1 if depth > 0 else 0
     for n in range(count):
-        # Selection sort: bring the best remaining move forward.
-        top = n
-        for m in range(n + 1, count):
-            if order[ply, m, 0] > order[ply, top, 0]:
-                top = m
-        if top != n:
-            for f in range(2):
-                swap = order[ply, n, f]
-                order[ply, n, f] = order[ply, top, f]
-                order[ply, top, f] = swap
-        i = order[ply, n, 1]
+        i = pick(order, ply, n, count)
         child_key = key ^ _key_delta(t, moves, i, player, following, maxc)
         make_move(t, sq, moves, i)
         # Principal-variation search: the first move gets the full window; the others a
         # null window, reduced when late and quiet, searched again in full if they beat it.
         window = -beta if n == 0 else -alpha - 1
-        search_depth = child_depth
-        if n >= 3 and depth >= 3 and not captures:
-            search_depth -= 1 if n < 8 else 2
+        search_depth = reduced(n, depth, captures, child_depth)
         while True:
             score = -negamax(
                 t,
@@ -217,29 +285,15 @@ def negamax(
             if score > alpha:
                 alpha = score
                 flag = EXACT
-                pv[ply, 1] = best_key
-                length = pv[ply + 1, 0]
-                for p in range(length):
-                    pv[ply, 2 + p] = pv[ply + 1, 1 + p]
-                pv[ply, 0] = length + 1
+                new_best(pv, ply, best_key)
                 if alpha >= beta:
                     flag = LOWER
                     if not captures:
-                        if killers[ply, 0] != best_key:
-                            killers[ply, 1] = killers[ply, 0]
-                            killers[ply, 0] = best_key
-                        history[moves[i, L.FROM], moves[i, L.TO]] += depth * depth
+                        refuted(
+                            killers, history, ply, best_key, depth, moves[i, L.FROM], moves[i, L.TO]
+                        )
                     break
-    stored = best
-    if stored > MATE - 1000:
-        stored += ply
-    elif stored < -MATE + 1000:
-        stored -= ply
-    tt_keys[slot] = key
-    tt_data[slot, T_DEPTH] = depth
-    tt_data[slot, T_SCORE] = stored
-    tt_data[slot, T_FLAG] = flag
-    tt_data[slot, T_MOVE] = best_key
+    store(tt_keys, tt_data, key, depth, ply, best, flag, best_key)
     return best
 
 
