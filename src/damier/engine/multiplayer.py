@@ -45,6 +45,7 @@ from damier.engine.multiplayer_eval import (
     piece_values,
     utilities,
 )
+from damier.engine.search import pick, refuted
 from damier.kernel import layout as L
 from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 from damier.kernel.tables import Tables, compile_tables
@@ -263,21 +264,6 @@ def _score_moves(
 
 
 @kernel_inline
-def _pick(order: Ints, ply: int, n: int, count: int) -> int:
-    """Selection sort's step: bring the best remaining move to place ``n``; its row."""
-    top = n
-    for m in range(n + 1, count):
-        if order[ply, m, 0] > order[ply, top, 0]:
-            top = m
-    if top != n:
-        for f in range(2):
-            swap = order[ply, n, f]
-            order[ply, n, f] = order[ply, top, f]
-            order[ply, top, f] = swap
-    return int(order[ply, n, 1])
-
-
-@kernel_inline
 def _mark_out(t: Tables, active: int, left: int, eliminated_at: Ints, ply: int) -> None:
     for p in range(t.rules[L.R_PLAYERS]):
         if (active >> p) & 1 and not (left >> p) & 1:
@@ -292,11 +278,7 @@ def _restore(sq: Cells, backup: Cells) -> None:
 
 @kernel_inline
 def _good_quiet(moves: Rows, i: int, ply: int, depth: int, killers: Ints, history: Ints) -> None:
-    k = _move_key(moves, i)
-    if killers[ply, 0] != k:
-        killers[ply, 1] = killers[ply, 0]
-        killers[ply, 0] = k
-    history[moves[i, L.FROM], moves[i, L.TO]] += depth * depth
+    refuted(killers, history, ply, _move_key(moves, i), depth, moves[i, L.FROM], moves[i, L.TO])
 
 
 # -- paranoid ---------------------------------------------------------------------------
@@ -378,7 +360,7 @@ def paranoid(
     alpha0, beta0 = alpha, beta
     child_depth = depth - 1 if depth > 0 else 0
     for n in range(count):
-        i = _pick(order, ply, n, count)
+        i = pick(order, ply, n, count)
         make_move(t, sq, moves, i)
         following, left, moves_there, modified, status = advance(
             t, sq, player, active, params, buffers[ply + 1], work, frames, backup[ply + 1]
@@ -516,7 +498,7 @@ def maxn(
     best_key = 0
     child_depth = depth - 1 if depth > 0 else 0
     for n in range(count):
-        i = _pick(order, ply, n, count)
+        i = pick(order, ply, n, count)
         make_move(t, sq, moves, i)
         following, left, moves_there, modified, status = advance(
             t, sq, player, active, params, buffers[ply + 1], work, frames, backup[ply + 1]
