@@ -1,6 +1,6 @@
 """The search on bitboards: :func:`damier.engine.search.negamax` for the two-player games
-that the bitboard fast path covers (International, Russian, English, ...), about three
-times as many nodes a second.
+that the bitboard fast path covers (International, Russian, English, ...), with two to
+three times as many nodes a second.
 
 The algorithm, the transposition table, the move keys, the Zobrist keys and the evaluation
 are the table search's own: moves are named by the kernel's cells (``cell_of``), so the
@@ -52,13 +52,13 @@ from damier.kernel.bitboard import (
     Q_SHIFT_B,
     ZERO,
     Spec,
-    _captures,
-    _quiet_count,
-    _quiet_list,
-    _step,
     bit_index,
     bitboard_spec,
+    count_quiet,
+    list_captures,
+    list_quiet,
     popcount,
+    step,
 )
 from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.tables import Tables
@@ -99,9 +99,9 @@ def evaluate_bits(q, me, opp, kings, player, wings, pst, extra):
     mobility = 0
     for d in range(4):
         if (q[Q_MAN_STEP + player] >> d) & 1:
-            mobility += popcount(_step(my_men, d, sa, sb) & empty & wings[2])
+            mobility += popcount(step(my_men, d, sa, sb) & empty & wings[2])
         if (q[Q_MAN_STEP + 1 - player] >> d) & 1:
-            mobility -= popcount(_step(their_men, d, sa, sb) & empty & wings[2])
+            mobility -= popcount(step(their_men, d, sa, sb) & empty & wings[2])
     mine = popcount(my_men & wings[1]) - popcount(my_men & wings[0])
     theirs = popcount(their_men & wings[1]) - popcount(their_men & wings[0])
     return combine(
@@ -185,16 +185,16 @@ def bit_negamax(
     pieces are ``me``) within (alpha, beta), ``depth`` plies deep, captures played out."""
     if enter(stats, keys, pv, key, ply):
         return 0
-    count = _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
+    count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
         return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
     captures = count > 0
     if not captures:
         if depth <= 0 or ply >= MAX_PLY - 2:
-            if _quiet_count(geo, q, me, opp, kings, player) == 0:
+            if count_quiet(geo, q, me, opp, kings, player) == 0:
                 return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
             return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
-        count = _quiet_list(geo, q, me, opp, kings, player, moves, ply, st)
+        count = list_quiet(geo, q, me, opp, kings, player, moves, ply, st)
         if count < 0:
             return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
         if count == 0:

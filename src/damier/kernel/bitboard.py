@@ -186,7 +186,7 @@ FIRST_CAPACITY = 128  # moves per ply; grown fourfold when a position has more
 
 
 @kernel_inline
-def _step(x, d, sa, sb):
+def step(x, d, sa, sb):
     """Every square of ``x`` moved one step in direction ``d`` (off-board bits included)."""
     if d == 0:
         return x >> sb
@@ -199,10 +199,10 @@ def _step(x, d, sa, sb):
 
 @kernel_inline
 def _jump_step(x, d, sh):
-    """:func:`_step` in any of the 8 capture directions; ``sh`` holds the diagonal and file
+    """:func:`step` in any of the 8 capture directions; ``sh`` holds the diagonal and file
     shifts and the edge masks (a step along a rank is one bit, so it would wrap)."""
     if d < 4:
-        return _step(x, d, sh[0], sh[1])
+        return step(x, d, sh[0], sh[1])
     if d == 4:
         return x >> sh[2]
     if d == 5:
@@ -309,13 +309,13 @@ def _next_jump(q, sh, player, jumpable, empty, kings, fb, fi, level):
             continue
         # _jump_in written out for the diagonals (a second inlined call of it doubles the
         # compile time, and unrolled here each step is one shift).
-        victim = _step(cur, d, sh[0], sh[1])
+        victim = step(cur, d, sh[0], sh[1])
         if flying:
             while victim & empty:
-                victim = _step(victim, d, sh[0], sh[1])
+                victim = step(victim, d, sh[0], sh[1])
         if victim & jumpable == ZERO or (not king and q[Q_MEN_TAKE_KINGS] == 0 and victim & kings):
             continue
-        land = _step(victim, d, sh[0], sh[1]) & empty
+        land = step(victim, d, sh[0], sh[1]) & empty
         if land == ZERO:
             continue
         lands = land
@@ -324,10 +324,10 @@ def _next_jump(q, sh, player, jumpable, empty, kings, fb, fi, level):
             and q[Q_LAND_NEXT] == 0
             and (q[Q_STOP_BEHIND_KING] == 0 or victim & kings == ZERO)
         ):
-            land = _step(land, d, sh[0], sh[1])
+            land = step(land, d, sh[0], sh[1])
             while land & empty:
                 lands |= land
-                land = _step(land, d, sh[0], sh[1])
+                land = step(land, d, sh[0], sh[1])
         _found(fb, fi, level, k, victim, lands)
         return True
     if directions >> 4:
@@ -458,7 +458,7 @@ def _captures_from(
 
 
 @kernel_inline
-def _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe):
+def list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe):
     """Emit the captures of the side to move under the choice rule: how many were kept."""
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
@@ -474,7 +474,7 @@ def _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe):
     jumpers = ZERO
     for d in range(4):
         if (directions >> d) & 1:
-            jumpers |= _step(_step(empty, 3 - d, sa, sb) & victims, 3 - d, sa, sb)
+            jumpers |= step(step(empty, 3 - d, sa, sb) & victims, 3 - d, sa, sb)
     if directions >> 4:  # orthogonal captures (Frisian): the opposite of d is d ^ 1
         for d in range(4, 8):
             if (directions >> d) & 1:
@@ -510,7 +510,7 @@ def _captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe):
 
 
 @kernel_inline
-def _quiet_count(geo, q, me, opp, kings, player):
+def count_quiet(geo, q, me, opp, kings, player):
     """Number of non-capturing moves, counted without listing them (perft's last ply)."""
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
@@ -520,23 +520,23 @@ def _quiet_count(geo, q, me, opp, kings, player):
     n = 0
     for d in range(4):
         if (directions >> d) & 1:
-            n += popcount(_step(men, d, sa, sb) & empty)
+            n += popcount(step(men, d, sa, sb) & empty)
     own_kings = me & kings
     if own_kings != ZERO:
         # All kings slide together: the squares k steps away form one set per direction
         # (a king's ray stops at the first piece, so two kings' rays never overlap).
         for d in range(4):
-            reach = _step(own_kings, d, sa, sb) & empty
+            reach = step(own_kings, d, sa, sb) & empty
             while reach != ZERO:
                 n += popcount(reach)
                 if q[Q_FLYING] == 0:
                     break
-                reach = _step(reach, d, sa, sb) & empty
+                reach = step(reach, d, sa, sb) & empty
     return n
 
 
 @kernel_inline
-def _quiet_list(geo, q, me, opp, kings, player, moves, ply, st):
+def list_quiet(geo, q, me, opp, kings, player, moves, ply, st):
     """Write the non-capturing moves into ``moves[ply]``; their number or -1 (overflow)."""
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
@@ -549,13 +549,13 @@ def _quiet_list(geo, q, me, opp, kings, player, moves, ply, st):
     for d in range(4):
         if (directions >> d) & 1 == 0:
             continue
-        targets = _step(men, d, sa, sb) & empty
+        targets = step(men, d, sa, sb) & empty
         while targets != ZERO:
             to = targets & ~(targets - ONE)
             targets ^= to
             if count >= capacity:
                 return -1
-            moves[ply, count, M_FROM] = _step(to, 3 - d, sa, sb)
+            moves[ply, count, M_FROM] = step(to, 3 - d, sa, sb)
             moves[ply, count, M_TO] = to
             moves[ply, count, M_CAPS] = ZERO
             moves[ply, count, M_KING] = ONE if to & crown else ZERO
@@ -565,7 +565,7 @@ def _quiet_list(geo, q, me, opp, kings, player, moves, ply, st):
         origin = own_kings & ~(own_kings - ONE)
         own_kings ^= origin
         for d in range(4):
-            to = _step(origin, d, sa, sb) & empty
+            to = step(origin, d, sa, sb) & empty
             while to != ZERO:
                 if count >= capacity:
                     return -1
@@ -576,7 +576,7 @@ def _quiet_list(geo, q, me, opp, kings, player, moves, ply, st):
                 count += 1
                 if q[Q_FLYING] == 0:
                     break
-                to = _step(to, d, sa, sb) & empty
+                to = step(to, d, sa, sb) & empty
     return count
 
 
@@ -628,7 +628,7 @@ def bitboard_perft(geo, q, me, opp, kings, player, depth, moves, pos, stack, fb,
             child_player = 1 - to_move[d]
             c = d - 1
             ply = 0 if c == 1 else c
-            n = _captures(
+            n = list_captures(
                 geo,
                 q,
                 child_me,
@@ -647,13 +647,11 @@ def bitboard_perft(geo, q, me, opp, kings, player, depth, moves, pos, stack, fb,
             if c == 1:
                 # One ply above the leaves: its captures, or else its quiet moves counted.
                 if n == 0:
-                    n = _quiet_count(geo, q, child_me, child_opp, child_kings, child_player)
+                    n = count_quiet(geo, q, child_me, child_opp, child_kings, child_player)
                 total += n
                 continue
             if n == 0:
-                n = _quiet_list(
-                    geo, q, child_me, child_opp, child_kings, child_player, moves, c, st
-                )
+                n = list_quiet(geo, q, child_me, child_opp, child_kings, child_player, moves, c, st)
                 if n < 0:
                     return -1
             pos[c, 0] = child_me
