@@ -4,7 +4,10 @@ captures out (in draughts a capture is compulsory, so there is no "stand pat").
 
 The recursive :func:`negamax` is compiled with Numba and called from Python once per root
 move (Numba's cache cannot hold a recursive function called from another compiled one).
-Every array is allocated by :class:`SearchContext`.
+Every array is allocated by :class:`SearchContext`. The node's steps (entry, table probe
+and store, ordering, reductions, the best move's bookkeeping) are small inline helpers, so
+that the bitboard search (:mod:`damier.engine.bitsearch`) and the multi-player one are the
+same search on another position.
 """
 
 from __future__ import annotations
