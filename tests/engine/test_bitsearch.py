@@ -8,27 +8,22 @@ import random
 import numpy as np
 import pytest
 
-from damier import Board
+from damier import Board, all_variants
 from damier.engine import Engine
 from damier.engine.bitsearch import bitboard_position, evaluate_bits
 from damier.engine.evaluation import evaluate, evaluation_tables
 from damier.engine.search import INFINITY, MATE, S_NO_MOVE, SearchContext
 from damier.kernel import layout as L
+from damier.kernel.bitboard import covers
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
 
-COVERED = [
-    "international",
-    "brazilian",
-    "russian",
-    "english",
-    "pool",
-    "italian",
-    "spanish",
-    "frisian",
+# Every variant the bitboard code covers, and two giveaway forms.
+COVERED = [v.name for v in all_variants() if covers(v)] + [
     "international-giveaway",
     "russian-giveaway",
 ]
+TABLE_ONLY = ["turkish", "croda", "dameo", "breakthrough", "canadian"]
 
 
 def random_positions(variant: str, count: int, seed: int) -> list[Board]:
@@ -46,17 +41,17 @@ def random_positions(variant: str, count: int, seed: int) -> list[Board]:
     return positions
 
 
-@pytest.mark.parametrize("variant", COVERED)
-def test_the_bitboard_search_covers_the_variant(variant: str) -> None:
+def test_the_main_games_are_covered() -> None:
+    for variant in ("international", "brazilian", "russian", "english", "italian", "frisian"):
+        assert variant in COVERED
+
+
+@pytest.mark.parametrize("variant", COVERED + TABLE_ONLY)
+def test_the_engine_searches_on_bitboards_exactly_where_they_are_covered(variant: str) -> None:
     rules = get_variant(variant)
-    assert bitboard_position(rules, compile_tables(rules)) is not None
-    assert Engine(variant, table_megabytes=1)._context.bitboards is not None
-
-
-def test_variants_outside_the_bitboard_code_keep_the_table_search() -> None:
-    for variant in ("turkish", "breakthrough"):
-        rules = get_variant(variant)
-        assert bitboard_position(rules, compile_tables(rules)) is None
+    covered = bitboard_position(rules, compile_tables(rules)) is not None
+    assert covered == (variant in COVERED)
+    assert (Engine(variant, table_megabytes=1)._context.bitboards is not None) == covered
 
 
 @pytest.mark.parametrize("variant", COVERED)
