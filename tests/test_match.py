@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import random
 import re
+from pathlib import Path
 
 import pytest
 
@@ -94,33 +96,50 @@ def _english_three_move_deck() -> OpeningDeck:
     return OpeningDeck.builtin("english-3move")
 
 
-def test_english_three_move_deck_is_156_legal_openings_of_the_302() -> None:
-    from damier.engine.openings import openings
+ACF_BALLOTS = Path(__file__).resolve().parent / "data" / "english-3move.tsv"
+"""The ACF's list of three-move ballots with their status, the deck's source."""
 
+
+def _acf_ballots() -> list[dict[str, str]]:
+    lines = [line for line in ACF_BALLOTS.read_text().splitlines() if not line.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def test_english_three_move_deck_is_the_acf_list_less_the_barred_ballots() -> None:
     deck = _english_three_move_deck()
+    ballots = _acf_ballots()
+    assert len(ballots) == 174 and sum(b["status"] == "barred" for b in ballots) == 18
+    dealt = [b for b in ballots if b["status"] != "barred"]
     assert deck.variant == "english" and deck.complete
     assert len(deck.openings) == 156 == len(set(deck.openings))
-    every = openings("english", 3)
-    assert len(every) == 302 == len(set(every))
-    for opening in deck.openings:  # Black, White, Black: legal from the start
+    assert deck.openings == tuple(tuple(b["moves"].split()) for b in dealt)  # in ACF order
+    for ballot in dealt:  # the ACF number and the traditional name travel with the opening
+        label = f"ACF {ballot['number']} {ballot['name']}".strip()
+        assert deck.label(tuple(ballot["moves"].split())) == label
+    assert deck.label(("9-13", "22-18", "6-9")) == "ACF 5 Dreaded Edinburgh"
+    for ballot in ballots:
+        if ballot["status"] == "barred":
+            assert tuple(ballot["moves"].split()) not in deck.openings
+            assert f"barred: {ballot['moves']} = ACF {ballot['number']}" in deck.note
+
+
+def test_english_three_move_ballots_are_legal_three_move_openings() -> None:
+    from damier.engine.openings import openings
+
+    every = set(openings("english", 3))
+    for opening in _english_three_move_deck().openings:  # Black, White, Black
+        assert opening in every
         board = Board("english")
         for move in opening:
-            assert move in {legal.notation for legal in board.legal_moves}
             board.push(move)
-        assert len(opening) == 3 and board.turn == 0  # White to move
-    dropped = {tuple(moves.split()) for moves in re.findall(r"dropped (\S+ \S+ \S+) \(", deck.note)}
-    assert len(dropped) == 302 - 156
-    assert set(deck.openings) | dropped == set(every)
-    assert not dropped & set(deck.openings)
+        assert board.turn == 0  # White to move
 
 
-def test_english_three_move_deck_says_what_it_is() -> None:
-    note = _english_three_move_deck().note
-    assert "NOT the ACF's official list" in note
-    assert "Computed by damier.engine.openings at depth 18" in note
-    assert re.search(r"Made on \d{4}-\d\d-\d\d with damier [\d.]+, commit [0-9a-f]+\.", note)
-    assert "every opening of 302" in note and "kept (values -4 to +4;" in note
-    assert "python -m damier.engine.openings english-3move --depth 18" in note
+def test_an_opening_without_a_name_is_labelled_by_its_moves() -> None:
+    deck = OpeningDeck.parse("x", "# variant: english\n11-15 23-19\n9-13 22-18 = Double Corner\n")
+    assert deck.label(("11-15", "23-19")) == "11-15 23-19"
+    assert deck.label(("9-13", "22-18")) == "Double Corner"
+    assert OpeningDeck.builtin("spanish-2move").labels == ()
 
 
 def test_builtin_names_list_the_decks() -> None:
@@ -148,17 +167,6 @@ def test_cli_match_with_the_three_move_deck(capsys: pytest.CaptureFixture[str]) 
     args = ["match", "--variant", "english", "--engine", "damier:1", "--engine", "damier:1"]
     assert main([*args, "--games", "2", "--openings", "english-3move", "--depth", "1"]) == 0
     assert "score damier:1 - damier:1" in capsys.readouterr().out
-
-
-@pytest.mark.slow
-def test_english_three_move_deck_keeps_no_opening_that_loses_a_man() -> None:
-    deck = _english_three_move_deck()
-    for opening in deck.openings:
-        assert abs(_opening_value("english", opening, 10)) < LOSES_A_MAN, opening
-    lost = re.findall(r"dropped (\S+ \S+ \S+) \(\+(\d{3,})\)", deck.note)
-    assert lost
-    for moves, _ in lost[:4]:  # the file's own losing openings still lose a man
-        assert _opening_value("english", tuple(moves.split()), 10) > LOSES_A_MAN, moves
 
 
 def test_unknown_and_malformed_decks_are_clear_errors() -> None:

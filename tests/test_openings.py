@@ -27,8 +27,7 @@ def test_the_openings_of_two_and_three_moves() -> None:
 
 
 def test_decks_by_name() -> None:
-    assert deck_spec("english-3move") == DECKS["english-3move"]
-    assert (deck_spec("english-3move").plies, deck_spec("english-3move").keep) == (3, 156)
+    assert deck_spec("spanish") == DECKS["spanish"]
     assert deck_spec("spanish").plies == 2 and deck_spec("spanish").keep == 43
     assert deck_spec("russian").variant == "russian"
     with pytest.raises(ValueError):
@@ -71,15 +70,14 @@ def test_deck_text_is_a_deck_that_says_how_it_was_made() -> None:
         keep=2,
         depth=6,
         plies=3,
-        notes=("Not official.",),
-        command="python -m damier.engine.openings english-3move --depth 6",
+        command="python -m damier.engine.openings english --plies 3 --depth 6",
         made="2026-11-22",
     )
-    deck = OpeningDeck.parse("english-3move", text)
+    deck = OpeningDeck.parse("english-three", text)
     assert deck.variant == "english"
     assert deck.openings == (("11-15", "23-19", "8-11"), ("9-13", "22-17", "13x22"))
     assert "three-move openings" in text and "at depth 6: every opening of 3" in text
     assert "dropped 9-13 22-18 5-9 (+117)" in deck.note
-    assert "kept (values -3 to +0;" in deck.note and "Not official." in deck.note
+    assert "kept (values -3 to +0;" in deck.note
     assert "Made on 2026-11-22." in deck.note
-    assert "Regenerate: python -m damier.engine.openings english-3move --depth 6" in deck.note
+    assert "Regenerate: python -m damier.engine.openings english --plies 3 --depth 6" in deck.note

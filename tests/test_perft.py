@@ -1,4 +1,4 @@
-"""Perft against every published number in shared/reference/perft.json.
+"""Perft against every published number in tests/data/perft.json (each with its source).
 
 Entries up to two million leaves run by default; the deeper ones are marked slow and run
 in CI (``pytest -m slow``).

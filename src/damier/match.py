@@ -29,12 +29,18 @@ class OpeningDeck:
     complete: bool = True
     """False while the deck is a stand-in (its file says why)."""
     note: str = ""
+    labels: tuple[str, ...] = ()
+    """Each opening's name in its source (``ACF 5 Dreaded Edinburgh``), or ``""``; empty
+    when no opening of the deck has one."""
 
     @classmethod
     def parse(cls, name: str, text: str) -> OpeningDeck:
         """A deck from its text: ``# variant: NAME``, ``# status: incomplete``, one opening a
-        line, moves separated by spaces, ``#`` comments."""
-        variant, complete, notes, openings = "", True, [], []
+        line, moves separated by spaces, optionally `` = `` and the opening's name,
+        ``#`` comments."""
+        variant, complete, notes = "", True, []
+        openings: list[tuple[str, ...]] = []
+        labels: list[str] = []
         for raw in text.splitlines():
             line = raw.strip()
             if line.startswith("#"):
@@ -46,18 +52,27 @@ class OpeningDeck:
                 else:
                     notes.append(body)
             elif line:
-                openings.append(tuple(line.split()))
+                moves, _, label = line.partition(" = ")
+                openings.append(tuple(moves.split()))
+                labels.append(label.strip())
         if not variant:
             raise ValueError(f"opening deck {name!r} does not name its variant")
         if not openings:
             raise ValueError(f"opening deck {name!r} has no openings")
-        return cls(name, variant, tuple(openings), complete, " ".join(notes))
+        named = tuple(labels) if any(labels) else ()
+        return cls(name, variant, tuple(openings), complete, " ".join(notes), named)
+
+    def label(self, opening: tuple[str, ...]) -> str:
+        """The opening's name in the deck's source, or its moves when it has none."""
+        if self.labels and opening in self.openings:
+            return self.labels[self.openings.index(opening)] or " ".join(opening)
+        return " ".join(opening)
 
     @staticmethod
     def builtin_names() -> list[str]:
         """The decks shipped with Damier (``data/openings/NAME.txt``): ``english-2move``
-        (the 43 two-move ballots), ``english-3move`` (156 three-move openings chosen by the
-        engine, not the ACF's ballots), ``international-2move``, ``spanish-2move``."""
+        (the 43 two-move ballots), ``english-3move`` (the ACF's 156 three-move ballots, by
+        ACF number), ``international-2move``, ``spanish-2move``."""
         folder = resources.files("damier") / "data" / "openings"
         return sorted(
             p.name.removesuffix(".txt") for p in folder.iterdir() if p.name.endswith(".txt")

@@ -2,14 +2,12 @@
 
 Every opening of a few moves from the start is searched to a fixed depth from the position
 it leaves; the openings whose value is furthest from equality are dropped. The Spanish match
-deck of RULES.md decision 4 is the 43 most balanced of the 49 two-move openings; the English
-three-move deck is the 156 most balanced of the 302 three-move openings (an engine-made
-stand-in for the ACF's 156 ballots, which it is not):
+deck of RULES.md decision 4 is the 43 most balanced of the 49 two-move openings:
 
     python -m damier.engine.openings spanish --depth 18
-    python -m damier.engine.openings english-3move --depth 18
 
 Any other variant name computes a two-move deck of that variant (``--keep``, ``--plies``).
+The English three-move deck is not computed: it is the ACF's list of ballots.
 """
 
 from __future__ import annotations
@@ -44,23 +42,10 @@ class DeckSpec:
     variant: str
     plies: int = 2
     keep: int = 43
-    notes: tuple[str, ...] = ()
-    """Header lines that say what the deck is and is not."""
 
 
 DECKS: dict[str, DeckSpec] = {
     "spanish": DeckSpec("spanish", plies=2, keep=43),
-    "english-3move": DeckSpec(
-        "english",
-        plies=3,
-        keep=156,
-        notes=(
-            "This is NOT the ACF's official list of 156 three-move ballots: that list could",
-            "not be obtained when the deck was made, so the engine chose the 156 instead.",
-            "Its choice is only as good as its evaluation at this depth; replace the deck",
-            "with the official ballots when they are available.",
-        ),
-    ),
 }
 """The decks this module computes, by the name given on its command line."""
 
@@ -166,7 +151,6 @@ def deck_text(
     keep: int,
     depth: int,
     plies: int = 2,
-    notes: tuple[str, ...] = (),
     command: str = "",
     made: str = "",
 ) -> str:
@@ -176,7 +160,6 @@ def deck_text(
     low, high = min(o.score for o in kept), max(o.score for o in kept)
     lines = [
         f"# {get_variant(variant).title}: the {keep} most balanced {kind} openings.",
-        *(f"# {note}" for note in notes),
         f"# Computed by damier.engine.openings at depth {depth}: every opening of "
         f"{len(rated)} valued by the engine",
         f"# (hundredths of a man, for White), the {keep} nearest equality kept (values "
@@ -216,7 +199,7 @@ def main() -> None:
     command = f"python -m damier.engine.openings {args.deck} --depth {args.depth}"
     command += f" --keep {args.keep}" if args.keep else ""
     command += f" --plies {args.plies}" if args.plies else ""
-    text = deck_text(spec.variant, rated, keep, args.depth, plies, spec.notes, command, made)
+    text = deck_text(spec.variant, rated, keep, args.depth, plies, command, made)
     if args.output:
         args.output.write_text(text, encoding="utf-8")
     else:
