@@ -39,9 +39,9 @@ from machine import describe_machine
 
 from damier import Board
 from damier.engine import Engine
-from damier.engine_match import elo_estimate
 from damier.game import Game
 from damier.match import OpeningDeck
+from damier.protocols.engine_match import elo_estimate
 
 Key = tuple[int, int, frozenset[int]]
 

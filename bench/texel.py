@@ -30,10 +30,10 @@ import numpy.typing as npt
 from damier import Board
 from damier.engine import Engine
 from damier.engine.evaluation import evaluate, family_weights, tables_from_weights
-from damier.engine_match import DamierPlayer, Limits, elo_estimate, run_match
 from damier.game import Game
 from damier.kernel.tables import compile_tables
 from damier.match import OpeningDeck
+from damier.protocols.engine_match import DamierPlayer, Limits, elo_estimate, run_match
 from damier.rules import get_variant
 
 DECKS = {"international": "international-2move", "english": "english-2move"}

@@ -303,7 +303,13 @@ def _dxp(args: argparse.Namespace) -> int:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from damier.engine_match import Limits, load_deck, progress_printer, run_match, summary
+    from damier.protocols.engine_match import (
+        Limits,
+        load_deck,
+        progress_printer,
+        run_match,
+        summary,
+    )
 
     if len(args.engine) != 2:
         raise ValueError("give exactly two --engine options")

@@ -13,7 +13,9 @@ import pytest
 
 from damier import Board
 from damier.cli import main
-from damier.engine_match import (
+from damier.match import OpeningDeck
+from damier.notation.pdn import read_pdn
+from damier.protocols.engine_match import (
     GameRecord,
     HubPlayer,
     Limits,
@@ -23,8 +25,6 @@ from damier.engine_match import (
     hub_position,
     run_match,
 )
-from damier.match import OpeningDeck
-from damier.notation.pdn import read_pdn
 from damier.protocols.hub import board_from_hub
 from damier.rules import get_variant
 

@@ -1,1 +1,2 @@
-"""Engine protocols: Hub (stdin/stdout) and DXP (TCP)."""
+"""Engine protocols: Hub (stdin/stdout) and DXP (TCP), and engine-versus-engine matches
+played through them (``engine_match``)."""
