@@ -40,15 +40,15 @@ from damier.kernel.perft import move_buffers, perft, perft_stack
 from damier.kernel.tables import Tables, compile_tables, packed_tables
 from damier.notation.fen import parse_fen, write_fen
 from damier.notation.moves import public_names, split_move, square_name
+from damier.render.text import render_board
 from damier.rules import CountedKingMoves, Variant, get_variant
+from damier.rules.description import PLAYER_NAMES as PLAYER_NAMES  # public here too
 from damier.rules.description import Blocked, Leftovers
 
 WHITE = 0
 """Player 0: moves up the board, named W in FEN."""
 BLACK = 1
 """Player 1: moves down the board, named B in FEN."""
-PLAYER_NAMES = ("white", "black", "red", "green", "yellow", "purple", "orange", "cyan")
-"""Each player's name, in turn order (multi-player boards use more than two)."""
 
 Square = int | str
 """A square as users name it: a number on numbered boards, ``"d4"`` on algebraic ones."""
@@ -843,8 +843,6 @@ class Board:
     # -- display ----------------------------------------------------------------------
 
     def __str__(self) -> str:
-        from damier.render.text import render_board
-
         return render_board(self)
 
     def __repr__(self) -> str:

@@ -15,10 +15,14 @@ Every board is drawn in the frame its cell names use, so a name can be read off 
 
 from __future__ import annotations
 
-from damier.board import PLAYER_NAMES, Board
+from typing import TYPE_CHECKING
+
 from damier.geometry import HexGeometry, RadialGeometry, SquareGeometry
 from damier.geometry.radial import FILES, RANKS
-from damier.rules.description import PLAYER_LETTERS
+from damier.rules.description import PLAYER_LETTERS, PLAYER_NAMES
+
+if TYPE_CHECKING:  # the board draws itself with this module: no import back at run time
+    from damier.board import Board
 
 DEAD_SYMBOL = "x"
 """The letter of the dead pieces left by eliminated players."""

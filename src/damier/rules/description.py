@@ -18,6 +18,8 @@ from damier.rules.draws import REPETITION_ONLY, DrawRule
 PLAYER_LETTERS = "WBRGYPOC"
 """Each player's letter in FEN, in turn order: White, Black, then (multi-player boards) Red,
 Green, Yellow, Purple, Orange, Cyan."""
+PLAYER_NAMES = ("white", "black", "red", "green", "yellow", "purple", "orange", "cyan")
+"""Each player's name, in turn order (multi-player boards use more than two)."""
 
 
 class Direction(StrEnum):

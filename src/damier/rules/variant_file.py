@@ -111,6 +111,7 @@ from damier.rules.description import (
     DIAGONAL,
     ORTHOGONAL,
     PLAYER_LETTERS,
+    PLAYER_NAMES,
     Blocked,
     BoardKind,
     Choice,
@@ -158,8 +159,6 @@ _DIRECTION_SHORTHANDS: dict[str, frozenset[Direction]] = {
     "diagonal": DIAGONAL,
     "orthogonal": ORTHOGONAL,
 }
-PLAYER_NAMES = ("white", "black", "red", "green", "yellow", "purple", "orange", "cyan")
-"""How a file names the players (``first_player``, ``teams``), in turn order."""
 _TWO_SIDED = (draws.Endgame, draws.StableMaterial, draws.BareMaterial)
 """Draw rules that weigh one side's material against the other's: two players only."""
 _NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
