@@ -270,6 +270,25 @@ def test_special_positions(name: str, fen: str) -> None:
             assert got == expected, (depth, duplicates)
 
 
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "W:WK46:B24,K28",  # a king taken mid-capture: the king lands on, and goes on from, 19
+        "W:WK46:BK17,K37",  # a king taken mid-capture, then one taken last: stop right behind
+        "B:WK17,K37,22,33:BK46,K5,24",  # both, for each side, deeper in the tree
+    ],
+)
+def test_killer_kings_taken_mid_capture_and_last(fen: str) -> None:
+    """Killer stops a king only behind a king it takes last (tests/variants/test_killer.py
+    checks the moves by hand); the bitboard code counts what the table kernel counts."""
+    board = Board("killer", fen)
+    for depth in (1, 2, 3, 4):
+        for duplicates in ("drop", "keep"):
+            expected = board.perft(depth, duplicates, fast=False)
+            got = fast_perft(board.variant, board.cells, board.turn, depth, duplicates)
+            assert got == expected, (depth, duplicates)
+
+
 def test_a_move_list_longer_than_the_buffer(monkeypatch: pytest.MonkeyPatch) -> None:
     """A position with more moves than the first buffer holds: the buffer grows."""
     monkeypatch.setattr(bitboard, "FIRST_CAPACITY", 2)

@@ -41,7 +41,7 @@ def test_every_variant_is_explained(name: str) -> None:
         ("dameo", "move as a line"),
         ("frisian", "a man counts 1, a king 1.99"),
         ("frisian", "at most 3 moves in a row"),
-        ("killer", "a king taking a king must stop directly behind it"),
+        ("killer", "a king whose last capture is a king must stop directly behind it"),
         ("thai", "only on the square directly behind it"),
         ("breakthrough", "The first player to crown a king wins."),
         ("russian-giveaway", "Giveaway: a player who cannot move on his turn"),

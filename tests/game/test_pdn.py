@@ -137,6 +137,19 @@ def test_russian_file_with_windows_line_endings() -> None:
     assert game.result is None and game.ply == 4
 
 
+def test_move_words_use_one_kind_of_separator() -> None:
+    # Russian files write captures with ':' (read as 'x'); a strength mark is the reader's to
+    # strip, not the move's. Mixed or doubled separators are not moves.
+    (game,) = read_pdn('[GameType "25"]\n1. c3-d4 f6-e5! 2. d4:f6?! g7:e5 *')
+    assert not game.errors
+    assert texts(game.moves) == ["c3-d4", "f6-e5", "d4xf6", "g7xe5"]
+    assert [n.nags for n in game.moves] == [[], ["!"], ["?!"], []]
+    assert game.replay().ply == 4
+    for word in ["22-18x11", "22--18", "22:18-15"]:
+        (game,) = read_pdn(f'[GameType "25"]\n1. {word} *')
+        assert [e.message for e in game.errors] == [f"{word!r} is not a move"]
+
+
 def test_english_file() -> None:
     ballot, adjourned = load("english.pdn")
     assert not ballot.errors and not adjourned.errors

@@ -155,6 +155,30 @@ def test_moves_are_validated(client: TestClient) -> None:
     assert client.get("/api/games/nothing").status_code == 404
 
 
+def test_malformed_move_text_is_400_naming_the_fault(client: TestClient) -> None:
+    sign_in(client, "Ana")
+    bob = another(client)
+    sign_in(bob, "Bob")
+    state = open_game(client, bob)
+    game = f"/api/games/{state['id']}"
+    move = state["legal_moves"][0]["notation"]  # a step: from-to
+    start, end = move.split("-")
+    for text, words in [
+        (f"{move}x", "ends with a separator"),
+        (f"{move}-", "ends with a separator"),
+        (f"{start}--{end}", "two separators in a row"),
+        (f"{start}-x{end}", "two separators in a row"),
+        (f"-{move}", "starts with a separator"),
+        (f"{start} - {end}", "' '"),
+        (f"{move}!", "'!'"),
+    ]:
+        answer = client.post(f"{game}/moves", json={"move": text, "ply": 0})
+        assert answer.status_code == 400, text
+        assert words in answer.json()["detail"], text
+    assert client.get(game).json()["ply"] == 0
+    assert client.post(f"{game}/moves", json={"move": move, "ply": 0}).status_code == 200
+
+
 def test_resign(client: TestClient) -> None:
     sign_in(client, "Ana")
     bob = another(client)

@@ -6,9 +6,9 @@ allows it: the playable squares of a dark-square board of even width fit in one 
 so every side's pieces are one integer and a whole army steps, or finds its first jump, in a
 few shifts. It counts the same tree as :func:`damier.kernel.perft.perft` (the tests hold it
 to that) and covers every variant whose rules are among its switches (:func:`covers`): flying
-or short kings, landing anywhere or right behind the victim (behind a king only, Killer),
-men and kings capturing in any set of directions, orthogonal lines included (Frisian), men
-taking kings or not, the three promotion rules, free choice or any chain of the criteria
+or short kings, landing anywhere or right behind the victim (Thai; Killer behind a king taken
+last), men and kings capturing in any set of directions, orthogonal lines included (Frisian),
+men taking kings or not, the three promotion rules, free choice or any chain of the criteria
 most pieces, king first, most kings, earliest king and most value, and captures told apart
 by the order of the kings they meet (Italian). It never asks which variant it plays:
 International, Brazilian, Russian, English, pool, Italian, Spanish, Portuguese, Czech,
@@ -122,7 +122,7 @@ Q_MAN_CAPTURE = 2  # + player: bit mask of the directions his men capture in
 Q_MAN_STEP = 4  # + player: bit mask of the directions his men step in
 Q_FLYING = 6  # 1: kings move and capture at a distance
 Q_LAND_NEXT = 7  # 1: a flying king lands right behind the piece it takes
-Q_STOP_BEHIND_KING = 8  # 1: ... when that piece is a king
+Q_STOP_BEHIND_KING = 8  # 1: ... when that piece is a king and the last it takes
 Q_MEN_TAKE_KINGS = 9
 Q_PROMOTION = 10  # PROMOTE_* of layout
 Q_CHOICE_COUNT = 11
@@ -171,7 +171,8 @@ FB_FINISHED = 3  # landing squares where the capture ends
 FB_TAKEN = 4  # pieces jumped before this frame's square
 FB_LAND = 5  # landing square being tried
 FB_KINGS_MET = 6  # kings jumped before this frame's square, in order (``M_KINGS_MET``)
-FB_WIDTH = 7
+FB_ENDS = 7  # landing squares of this jump where the capture may end (Killer: fewer)
+FB_WIDTH = 8
 FI_K = 0  # next direction to try
 FI_KING = 1  # 1 if it captures as a king from here
 FI_JUMPED = 2  # 1 once a jump was found from this frame's square
@@ -265,7 +266,8 @@ def _emit(moves, ply, st, dedupe, origin, to, caps, kings_met, ends_king, value)
 
 @kernel_inline
 def _jump_in(q, sh, d, cur, king, flying, jumpable, empty, kings):
-    """(victim, landing squares) of the jump from ``cur`` in direction ``d``, or zeros.
+    """(victim, landing squares, those where the capture may end) of the jump from ``cur``
+    in direction ``d``, or zeros.
 
     Captured pieces stay on the board until the move ends: they are not ``empty`` (they
     block) and not ``jumpable``.
@@ -275,23 +277,23 @@ def _jump_in(q, sh, d, cur, king, flying, jumpable, empty, kings):
         while victim & empty:  # slide up to the first piece
             victim = _jump_step(victim, d, sh)
     if victim & jumpable == ZERO or (not king and q[Q_MEN_TAKE_KINGS] == 0 and victim & kings):
-        return ZERO, ZERO
-    land = _jump_step(victim, d, sh) & empty
-    if land == ZERO:
-        return ZERO, ZERO
-    lands = land
-    if flying and q[Q_LAND_NEXT] == 0 and (q[Q_STOP_BEHIND_KING] == 0 or victim & kings == ZERO):
-        land = _jump_step(land, d, sh)
+        return ZERO, ZERO, ZERO
+    behind = _jump_step(victim, d, sh) & empty
+    if behind == ZERO:
+        return ZERO, ZERO, ZERO
+    lands = behind
+    if flying and q[Q_LAND_NEXT] == 0:
+        land = _jump_step(behind, d, sh)
         while land & empty:  # every empty square behind the victim
             lands |= land
             land = _jump_step(land, d, sh)
-    return victim, lands
+    return victim, lands, _ends(q, victim, kings, lands, behind)
 
 
 @kernel_inline
 def _next_jump(q, sh, player, jumpable, empty, kings, fb, fi, level):
     """Advance frame ``level`` to its next jump; False when none is left. On success the
-    frame holds the victim and its landing squares.
+    frame holds the victim, its landing squares and those where the capture may end.
 
     The diagonals first, in a loop of constant bound that the compiler unrolls (10% of the
     diagonal games' perft time), then the orthogonal lines where the game has them.
@@ -315,27 +317,23 @@ def _next_jump(q, sh, player, jumpable, empty, kings, fb, fi, level):
                 victim = step(victim, d, sh[0], sh[1])
         if victim & jumpable == ZERO or (not king and q[Q_MEN_TAKE_KINGS] == 0 and victim & kings):
             continue
-        land = step(victim, d, sh[0], sh[1]) & empty
-        if land == ZERO:
+        behind = step(victim, d, sh[0], sh[1]) & empty
+        if behind == ZERO:
             continue
-        lands = land
-        if (
-            flying
-            and q[Q_LAND_NEXT] == 0
-            and (q[Q_STOP_BEHIND_KING] == 0 or victim & kings == ZERO)
-        ):
-            land = step(land, d, sh[0], sh[1])
+        lands = behind
+        if flying and q[Q_LAND_NEXT] == 0:
+            land = step(behind, d, sh[0], sh[1])
             while land & empty:
                 lands |= land
                 land = step(land, d, sh[0], sh[1])
-        _found(fb, fi, level, k, victim, lands)
+        _found(fb, fi, level, k, victim, lands, _ends(q, victim, kings, lands, behind))
         return True
     if directions >> 4:
-        k, victim, lands = _orthogonal_jump(
+        k, victim, lands, ends = _orthogonal_jump(
             q, sh, k, directions, cur, king, flying, jumpable, empty, kings
         )
         if lands != ZERO:
-            _found(fb, fi, level, k, victim, lands)
+            _found(fb, fi, level, k, victim, lands, ends)
             return True
     fi[level, FI_K] = k
     return False
@@ -344,25 +342,37 @@ def _next_jump(q, sh, player, jumpable, empty, kings, fb, fi, level):
 @kernel
 def _orthogonal_jump(q, sh, k, directions, cur, king, flying, jumpable, empty, kings):
     """The next jump along an orthogonal line from direction ``k`` on: (next ``k``, victim,
-    landing squares), zeros if none. A function of its own, called only by games with such
-    captures: inlined where the diagonals are, it tripled the compile time."""
+    landing squares, those where the capture may end), zeros if none. A function of its own,
+    called only by games with such captures: inlined where the diagonals are, it tripled the
+    compile time."""
     while k < 8:
         d = k
         k += 1
         if (directions >> d) & 1:
-            victim, lands = _jump_in(q, sh, d, cur, king, flying, jumpable, empty, kings)
+            victim, lands, ends = _jump_in(q, sh, d, cur, king, flying, jumpable, empty, kings)
             if lands != ZERO:
-                return k, victim, lands
-    return k, ZERO, ZERO
+                return k, victim, lands, ends
+    return k, ZERO, ZERO, ZERO
 
 
 @kernel_inline
-def _found(fb, fi, level, k, victim, lands):
+def _ends(q, victim, kings, lands, behind):
+    """The landing squares of a jump where the capture may end: all of them, but only the
+    square right behind a king when the capture ends on one (Killer). Where it goes on,
+    every landing square counts."""
+    if q[Q_STOP_BEHIND_KING] == 1 and victim & kings != ZERO:
+        return behind
+    return lands
+
+
+@kernel_inline
+def _found(fb, fi, level, k, victim, lands, ends):
     """Frame ``level`` now tries the landing squares of this jump."""
     fi[level, FI_K] = k
     fi[level, FI_WENT_ON] = 0
     fb[level, FB_VICTIM] = victim
     fb[level, FB_PENDING] = lands
+    fb[level, FB_ENDS] = ends
     fb[level, FB_FINISHED] = ZERO
 
 
@@ -443,7 +453,7 @@ def _captures_from(
             continue
         # All landing squares of this jump tried.
         if fi[level, FI_WENT_ON] == 0:
-            finished = fb[level, FB_FINISHED]
+            finished = fb[level, FB_FINISHED] & fb[level, FB_ENDS]
             caps = fb[level + 1, FB_TAKEN]
             kings_met = fb[level + 1, FB_KINGS_MET]
             order = fi[level + 1, FI_ORDER]

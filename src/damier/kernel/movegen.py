@@ -234,18 +234,13 @@ def _next_jump(t, sq, player, frames, level, marked):
         code = sq[victim]
         if code == 0 or _friendly(t, code, player) or marked[victim] == 1:
             continue
-        victim_king = code % 2 == 0
-        if victim_king and not king and rules[R_MEN_TAKE_KINGS] == 0:
+        if code % 2 == 0 and not king and rules[R_MEN_TAKE_KINGS] == 0:
             continue
         first = i + 1
         if first >= length or rays[cur, d, first] < 0 or sq[rays[cur, d, first]] != 0:
             continue
         stop = length
-        if (
-            not flying
-            or rules[R_LAND_NEXT] == 1
-            or (victim_king and rules[R_STOP_BEHIND_KING] == 1)
-        ):
+        if not flying or rules[R_LAND_NEXT] == 1:
             stop = first + 1
         skip = t.dirs[SHARED, 0, cur, d]
         if skip > first:
@@ -345,7 +340,11 @@ def _captures_from(t, sq, player, origin, piece, work, frames, moves, state, ded
         # All landing cells of this jump tried.
         if frames[level, _F_WENT_ON] == 0:
             finished = frames[level, _F_FINISHED]
-            for j in range(frames[level, _F_FIRST], frames[level, _F_STOP]):
+            first = frames[level, _F_FIRST]
+            stop = frames[level, _F_STOP]
+            if codes[level] % 2 == 0 and rules[R_STOP_BEHIND_KING] == 1:
+                stop = first + 1  # a capture ending on a king ends right behind it (Killer)
+            for j in range(first, stop):
                 if finished & (1 << j):
                     land = rays[cur, d, j]
                     path[level] = land

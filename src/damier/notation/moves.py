@@ -10,7 +10,11 @@ from functools import cache
 
 from damier.geometry import Cell, Geometry
 
-_SEPARATORS = re.compile(r"\s*[-x:]\s*", flags=re.IGNORECASE)
+_SQUARE = re.compile(r"[A-Za-z]*[0-9]+")
+"""A square's name as it may stand in a move: letters (a column, an area) then a number.
+No name begins with a separator: columns run from a to p, areas are player letters."""
+_LETTERS = re.compile(r"[A-Za-z]+")
+_SEPARATORS = "-x"
 
 
 @cache
@@ -34,16 +38,53 @@ def write_move(geometry: Geometry, path: tuple[Cell, ...], capture: bool) -> str
 def split_move(geometry: Geometry, text: str) -> tuple[list[Cell], bool]:
     """The cells a move text names, and whether it was written as a capture.
 
-    Raises ValueError naming the part of the text that is not a square.
+    The text is a square, then squares each after a separator, all separators of one kind
+    (``-`` or ``x``, PDN's), and nothing else: no spaces, no marks, no empty squares.
+    Raises ValueError naming what is wrong.
     """
-    cleaned = text.strip()
-    parts = [part for part in _SEPARATORS.split(cleaned) if part]
-    if len(parts) < 2:
+    if not text:
+        raise ValueError("an empty move text: write it as from-to or fromxto")
+    names: list[str] = []
+    separator = ""
+    at = 0
+    while True:
+        square = _SQUARE.match(text, at)
+        if square is None or text[at].lower() in _SEPARATORS:
+            raise ValueError(_no_square(text, at))
+        names.append(square.group())
+        at = square.end()
+        if at == len(text):
+            break
+        mark = text[at].lower()
+        if mark not in _SEPARATORS:
+            raise ValueError(f"{text[at]!r} in {text!r} is neither a square nor a separator")
+        if at + 1 == len(text):
+            raise ValueError(_no_square(text, at + 1))
+        if separator and mark != separator:
+            raise ValueError(f"{text!r} mixes the separators '-' and 'x': use one kind")
+        separator = mark
+        at += 1
+    if len(names) < 2:
         raise ValueError(f"{text!r} is not a move: write it as from-to or fromxto")
     cells = []
-    for part in parts:
+    for name in names:
         try:
-            cells.append(geometry.parse_square(part))
+            cells.append(geometry.parse_square(name))
         except ValueError:
-            raise ValueError(f"{part!r} in {text!r} is not a square of this board") from None
-    return cells, "x" in cleaned.lower()
+            raise ValueError(f"{name!r} in {text!r} is not a square of this board") from None
+    return cells, separator == "x"
+
+
+def _no_square(text: str, at: int) -> str:
+    """Why no square name starts at ``at`` of the move text ``text``."""
+    if at == len(text):
+        return f"{text!r} ends with a separator: a square must follow it"
+    if text[at].lower() in _SEPARATORS:
+        if at == 0:
+            return f"{text!r} starts with a separator: it must start with a square"
+        return f"{text!r} has two separators in a row: one stands between two squares"
+    letters = _LETTERS.match(text, at)
+    end = letters.end() if letters else at
+    if end == len(text):
+        return f"{text[at:]!r} in {text!r} is not a square: a square's name ends in a number"
+    return f"{text[end]!r} in {text!r} is not part of a square's name"

@@ -153,8 +153,9 @@ class PdnGame:
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _WORD = re.compile(r"[^\s\[\]{}();]+")
 _MOVE_NUMBER = re.compile(r"^(\d+)\.+")
-# A square: a number, a letter and a rank (d4), or on radial boards the area's letter too (Rd4).
-_MOVE = re.compile(r"^([a-z]{0,2}\d+)([-x:][a-z]{0,2}\d+)+$", re.IGNORECASE)
+# A square: a number, a letter and a rank (d4), or on radial boards the area's letter too (Rd4);
+# between squares one kind of separator. Russian files write a capture with ``:``.
+_MOVE = re.compile(r"^[a-z]{0,2}\d+([-x:])[a-z]{0,2}\d+(\1[a-z]{0,2}\d+)*$", re.IGNORECASE)
 _GLYPH = re.compile(r"[!?]+$")
 
 
@@ -310,7 +311,9 @@ def read_pdn(text: str) -> list[PdnGame]:
         glyph = _GLYPH.search(word)
         if glyph:
             word = word[: glyph.start()]
-        if not _MOVE.match(word) and parse_forfeit(word) is None:
+        if _MOVE.match(word):
+            word = word.replace(":", "x")
+        elif parse_forfeit(word) is None:
             game.errors.append(PdnError(f"{chunk!r} is not a move", line, column))
             continue
         node = Node(word, line, column)

@@ -194,7 +194,8 @@ class Variant:
     king_landing: Landing = Landing.ANY
     """Where a flying king lands behind a captured piece."""
     king_stops_behind_king: bool = False
-    """A king that jumps a king must land directly behind it (Killer)."""
+    """A king whose capture ends by jumping a king must land directly behind that king
+    (Killer); a king jumped earlier in the capture leaves the landing free."""
     max_consecutive_king_moves: int = 0
     """Non-capturing moves a king may make in a row while its owner still has men; 0 means
     no limit (Frisian: 3). The board counts them in its own move history (a board set up

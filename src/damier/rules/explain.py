@@ -341,7 +341,7 @@ def _kings(variant: Variant) -> str:
         f"distance, {captures}, with only empty {unit}s between, landing {landing}"
     )
     if variant.king_stops_behind_king:
-        text += ", except that a king taking a king must stop directly behind it"
+        text += ", except that a king whose last capture is a king must stop directly behind it"
     if (
         variant.topology is Topology.RADIAL
         and variant.players > 2

@@ -169,7 +169,7 @@ KILLER = dataclasses.replace(
     king_stops_behind_king=True,
     pdn_game_type=None,
     aliases=(),
-    summary="International, but a king that captures a king stops right behind it",
+    summary="International, but a king that takes a king last stops right behind it",
 )
 
 BREAKTHROUGH = dataclasses.replace(
