@@ -411,6 +411,17 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    """A TCP port number, 1-65535 (argparse's type for ``--port``)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range: give 1-65535")
+    return port
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``damier`` command."""
     parser = argparse.ArgumentParser(prog="damier", description="Draughts in every variant.")
@@ -518,7 +529,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="run the web platform (API, WebSocket, UI)")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite)")
     serve.add_argument("--variants-dir", default=None, help="a directory of variant files")
     serve.add_argument(

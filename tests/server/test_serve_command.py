@@ -24,6 +24,20 @@ def test_serve_runs_uvicorn(
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
+def test_serve_refuses_a_port_out_of_range(
+    port: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--port", port])
+    assert exited.value.code == 2
+    assert not calls
+    captured = capsys.readouterr()
+    assert "--port" in captured.err and "serving" not in captured.out
+
+
 def test_serve_refuses_production_without_a_secret(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
