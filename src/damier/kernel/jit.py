@@ -13,7 +13,6 @@ compilation, which only a call with those types builds (``damier compile`` makes
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -50,11 +49,3 @@ def watch_compilation(on_first: Callable[[], None] | None = None) -> Iterator[Co
     compilations = Compilations(on_first)
     with event.install_listener("numba:compile", compilations):
         yield compilations
-
-
-def timed(work: Callable[[], object]) -> tuple[float, Compilations]:
-    """Run ``work``; the seconds it took and what it compiled."""
-    began = time.perf_counter()
-    with watch_compilation() as compilations:
-        work()
-    return time.perf_counter() - began, compilations
