@@ -62,7 +62,7 @@ class _Typist(io.StringIO):
         return line + "\n"
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), variant=st.sampled_from(["russian", "international", "english"]))
 def test_record_clock_and_pdn_stay_right(data: st.DataObject, variant: str) -> None:
     _Recorded.made = []
