@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
 from damier.cli import main
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "variants"
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -81,6 +85,58 @@ def test_variants_lists_every_variant(capsys: pytest.CaptureFixture[str]) -> Non
         "dameo",
     ):
         assert name in out
+
+
+def test_variants_tables_fit_and_name_every_column(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "variants")
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    for header, name, columns in (
+        (lines[0], "international", 7),
+        (
+            next(line for line in lines if line.startswith("variant ") and "players" in line),
+            "tripad",
+            6,
+        ),
+    ):
+        names = re.split(r"\s{2,}", header)
+        assert len(names) == columns and all(names)
+        row = next(line for line in lines if line.startswith(name + " "))
+        starts = [match.start() for match in re.finditer(r"(?:^|(?<=  ))\S", row)]
+        assert starts == [header.index(n) for n in names]  # each cell under its name
+
+
+def test_variants_check_takes_several_files(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    files = sorted(str(path) for path in EXAMPLES.glob("*.toml"))
+    status, out, err = run(capsys, "variants", "check", *files)
+    assert status == 0 and err == ""
+    assert [line.split(":")[0] for line in out.splitlines() if "ok, variant" in line] == files
+    broken = tmp_path / "broken.toml"
+    broken.write_text('name = "x"\n', encoding="utf-8")
+    status, out, err = run(capsys, "variants", "check", files[0], str(broken), files[1])
+    assert status == 2
+    assert out.count("ok, variant") == 2
+    assert f"{broken}, line 1" in err
+
+
+@pytest.mark.parametrize(
+    ("fen", "reason"),
+    [
+        ("W:W:B", "the board is empty, nobody can move"),
+        ("W:W:B1", "white is to move and has no pieces"),
+        ("W:W46:B41,37", "white is to move and every piece is blocked"),
+    ],
+)
+def test_moves_says_why_there_is_none(
+    capsys: pytest.CaptureFixture[str], fen: str, reason: str
+) -> None:
+    status, out, err = run(capsys, "moves", "--fen", fen)
+    assert (status, out) == (1, "")
+    assert err == f"damier: no legal move: {reason}\n"
+    status, out, _ = run(capsys, "moves", "--fen", fen, "--json")
+    assert (status, json.loads(out)) == (1, [])
 
 
 @pytest.mark.parametrize(

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from damier.board import Board
+from damier.board import PLAYER_NAMES, Board
 from damier.errors import FenError
 from damier.geometry import HexGeometry, RadialGeometry, geometry_of
+from damier.kernel.jit import watch_compilation
 from damier.notation.pdn import PLAYER_TAGS, PdnError, dump_pdn, normalised, read_pdn
 from damier.rules import Variant, all_variants, get_variant
 from damier.rules.multiplayer import MULTIPLAYER
@@ -30,10 +33,26 @@ def _board(args: argparse.Namespace) -> Board:
     return Board(_variant(args), fen=args.fen)
 
 
+def _say(text: str) -> None:
+    print(f"damier: {text}", file=sys.stderr, flush=True)
+
+
 def _perft(args: argparse.Namespace) -> int:
     if args.depth < 1:
         raise ValueError(f"--depth must be at least 1, not {args.depth}")
     board = _board(args)
+    # The counting code is compiled (or read from the cache) at its first call: do that
+    # first, and report it as what it is, so that no depth's time includes it.
+    began = time.perf_counter()
+    with watch_compilation(lambda: _say("compiling the perft code (once: it is cached)")) as done:
+        board.perft(1, args.duplicates)
+        if args.divide:
+            board.perft_divide(1, args.duplicates)
+    ready = time.perf_counter() - began
+    if done.count:
+        print(f"compiled in {ready:.3f} s", file=sys.stderr)
+    else:
+        print(f"compiled code loaded in {ready:.3f} s", file=sys.stderr)
     started = time.perf_counter()
     for depth in range(1, args.depth + 1):
         began = time.perf_counter()
@@ -55,6 +74,12 @@ def _perft(args: argparse.Namespace) -> int:
 def _moves(args: argparse.Namespace) -> int:
     board = _board(args)
     moves = board.legal_moves
+    if not moves:
+        # Silence would read as a list of moves: say why there is none, and fail.
+        if args.json:
+            print("[]")
+        print(f"damier: no legal move: {_no_move_reason(board)}", file=sys.stderr)
+        return 1
     if args.json:
         print(
             json.dumps(
@@ -68,6 +93,18 @@ def _moves(args: argparse.Namespace) -> int:
         for move in moves:
             print(move.notation)
     return 0
+
+
+def _no_move_reason(board: Board) -> str:
+    """Why the side to move has no move: nobody has a piece, he has none, or he is blocked."""
+    cells = board.cells
+    if not cells.any():
+        return "the board is empty, nobody can move"
+    mover = PLAYER_NAMES[board.turn]
+    owned = (cells == 2 * board.turn + 1) | (cells == 2 * board.turn + 2)
+    if not owned.any():
+        return f"{mover} is to move and has no pieces"
+    return f"{mover} is to move and every piece is blocked"
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -86,8 +123,6 @@ def _describe(variant: Variant) -> tuple[str, ...]:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    import textwrap
-
     from damier.rules.explain import explain
 
     variant = _variant(args)
@@ -99,14 +134,22 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _variants_check(args: argparse.Namespace) -> int:
-    variant = load_variant_file(args.file)
-    board = Board(variant)
-    print(f"{args.file}: ok, variant {variant.name!r}: {variant.title}")
-    print(
-        f"    board {variant.width}x{variant.height} {variant.board.value}, "
-        f"{sum(variant.pieces_per_player)} pieces, {len(board.legal_moves)} opening moves"
-    )
-    return 0
+    """Every file is checked, the broken ones named on standard error (status 2 if any)."""
+    broken = 0
+    for path in args.files:
+        try:
+            variant = load_variant_file(path)
+            board = Board(variant)
+        except ValueError as error:
+            broken += 1
+            print(f"damier: error: {error}", file=sys.stderr)
+            continue
+        print(f"{path}: ok, variant {variant.name!r}: {variant.title}")
+        print(
+            f"    board {variant.width}x{variant.height} {variant.board.value}, "
+            f"{sum(variant.pieces_per_player)} pieces, {len(board.legal_moves)} opening moves"
+        )
+    return 2 if broken else 0
 
 
 def _describe_multiplayer(variant: Variant) -> tuple[str, ...]:
@@ -128,23 +171,40 @@ def _describe_multiplayer(variant: Variant) -> tuple[str, ...]:
     )
 
 
-def _table(rows: list[tuple[str, ...]]) -> None:
-    """Columns padded to their widest cell; the last one (a summary) left ragged."""
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]) - 1)]
+TABLE_WIDTH = 100
+"""Columns of the ``damier variants`` tables."""
+
+
+def _wrap(cell: str, width: int) -> list[str]:
+    return textwrap.wrap(cell, width, break_long_words=False, break_on_hyphens=False) or [""]
+
+
+def _table(rows: list[tuple[str, ...]], width: int = TABLE_WIDTH) -> None:
+    """Print ``rows`` (the first one names the columns) in at most ``width`` columns: the
+    widest column is narrowed, one character at a time, until the table fits; a cell too
+    long for its column goes on below, in the same column."""
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    floors = [max(len(word) for row in rows for word in row[i].split()) for i in range(len(widths))]
+    while sum(widths) + 2 * (len(widths) - 1) > width:
+        widest = max(range(len(widths)), key=lambda i: widths[i] - floors[i])
+        if widths[widest] == floors[widest]:
+            break  # no column can wrap further
+        widths[widest] -= 1
     for row in rows:
-        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
-        print("  ".join([*cells, row[-1]]).rstrip())
+        cells = [_wrap(cell, w) for cell, w in zip(row, widths, strict=True)]
+        for line in itertools.zip_longest(*cells, fillvalue=""):
+            print("  ".join(part.ljust(w) for part, w in zip(line, widths, strict=True)).rstrip())
 
 
 def _variants(args: argparse.Namespace) -> int:
     if getattr(args, "variants_command", None) == "check":
         return _variants_check(args)
     multiplayer = {variant.name for variant in MULTIPLAYER}
-    header = ("variant", "board", "first", "kings", "capture choice", "crowning", "")
+    header = ("variant", "board", "first", "kings", "capture choice", "crowning", "summary")
     _table([header, *(_describe(v) for v in all_variants() if v.name not in multiplayer)])
     print("\nEvery variant also has a giveaway form: add -giveaway to its name.")
     print("\nMulti-player boards (turns go clockwise; the last player or team left wins):\n")
-    columns = ("variant", "players", "board", "playable", "men each", "")
+    columns = ("variant", "players", "board", "playable", "men each", "summary")
     _table([columns, *(_describe_multiplayer(v) for v in MULTIPLAYER)])
     print(
         "\nAdd one option to a multi-player board's name: +teams (opposite players are"
@@ -345,9 +405,23 @@ def _play(args: argparse.Namespace) -> int:
     return play_in_terminal(_variant(args), args.fen, args.clock, args.pdn)
 
 
+def _compile(args: argparse.Namespace) -> int:
+    from damier.compiled import build_cache
+
+    began = time.perf_counter()
+    done = build_cache(_say)
+    seconds = time.perf_counter() - began
+    if done.count:
+        print(f"compiled in {seconds:.1f} s ({done.count} compilations), cached for every run")
+    else:
+        print(f"the cache was complete: loaded in {seconds:.1f} s")
+    return 0
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from damier.compiled import build_cache
     from damier.server.app import create_app
     from damier.server.settings import Settings, SettingsError
 
@@ -360,6 +434,8 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app(settings)
     except SettingsError as error:
         raise ValueError(str(error)) from None
+    # The first game must not wait for Numba: the whole cache is built (cold) or loaded.
+    build_cache(lambda text: print(f"damier: {text}", flush=True))
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"damier: serving on http://{host}:{args.port}/", flush=True)
     uvicorn.run(
@@ -372,6 +448,17 @@ def _serve(args: argparse.Namespace) -> int:
         proxy_headers=False,
     )
     return 0
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 1-65535 (argparse's type for ``--port``)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is out of range: give 1-65535")
+    return port
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -403,8 +490,8 @@ def build_parser() -> argparse.ArgumentParser:
     variants = commands.add_parser("variants", help="the variants and their main rules")
     variants.set_defaults(run=_variants)
     variants_commands = variants.add_subparsers(dest="variants_command")
-    variants_check = variants_commands.add_parser("check", help="validate a variant file")
-    variants_check.add_argument("file")
+    variants_check = variants_commands.add_parser("check", help="validate variant files")
+    variants_check.add_argument("files", nargs="+", metavar="FILE")
 
     rules = commands.add_parser("rules", help="a variant's rules in plain words")
     rules.add_argument("--variant", default="international", help="variant name")
@@ -479,9 +566,14 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--pdn", default=None, help="save the game to this PDN file")
     play.set_defaults(run=_play)
 
+    compile_ = commands.add_parser(
+        "compile", help="build the compiled code's cache now (else: at the first use)"
+    )
+    compile_.set_defaults(run=_compile)
+
     serve = commands.add_parser("serve", help="run the web platform (API, WebSocket, UI)")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite)")
     serve.add_argument("--variants-dir", default=None, help="a directory of variant files")
     serve.add_argument(

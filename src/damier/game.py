@@ -334,15 +334,19 @@ class Game:
         self._check_end()
         return played
 
-    def undo(self) -> Move:
+    def undo(self, at: float | None = None) -> Move:
         """Take back the last move, or forfeit, and any result it caused (a forfeit
-        comes back as the board's place-holder move ``(eliminated)``)."""
+        comes back as the board's place-holder move ``(eliminated)``). The clock then runs
+        for the player to move again, from ``at``: the next move is his."""
         if len(self._plies) == 1:
             raise IndexError("no move to undo")
         self._plies.pop()
         self.result = None
         self._withdraw_draw()
-        return self.board.pop()
+        taken = self.board.pop()
+        if self.clock is not None:
+            self.clock.start(at, player=self.board.turn)
+        return taken
 
     # -- end of game ---------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from damier.clock import Clock
 from damier.errors import IllegalMoveError
 from damier.game import Game, GameOverError, Result
 
@@ -193,6 +194,17 @@ def test_undo_takes_back_the_result_and_redo_reaches_it_again() -> None:
     play_quiet(game, line[6:9])
     game.push(line[9])
     assert game.ply == 10 and game.result == Result(None, "5-move rule")
+
+
+def test_undo_gives_the_clock_back_to_the_player_to_move() -> None:
+    game = Game("russian", clock=Clock.fischer(300, 3, now=lambda: 0.0))
+    game.push("22-18", at=10.0)
+    game.undo(at=12.0)
+    assert game.clock is not None and game.clock.running == game.turn == 0
+    game.push("22-18", at=20.0)  # the move is recorded, the clock pressed for White
+    assert [e.notation for e in game.events] == ["22-18"]
+    assert game.clock.running == 1
+    assert game.clock.remaining(0) == 300 + 3 - 10 + 3 - 8
 
 
 def test_undo_of_a_win() -> None:

@@ -76,10 +76,11 @@ def test_variants_lists_the_multiplayer_boards(capsys: pytest.CaptureFixture[str
     _, out, _ = run(capsys, "variants")
     head, _, tail = out.partition("Multi-player boards")
     assert "tripad" not in head and "international" in head
-    table = {line.split()[0]: line.split()[1:] for line in tail.splitlines()[2:] if line}
+    rows = [line for line in tail.splitlines()[2:] if line and not line.startswith(" ")]
+    table = {line.split()[0]: line.split()[1:] for line in rows}
     for variant in MULTIPLAYER:
         assert table[variant.name][0] == str(variant.players)
-    assert table["tripad"][1:7] == ["radial:", "3", "areas", "of", "4x8,", "96"]
+    assert table["tripad"][1:5] == ["radial:", "3", "areas", "of"]
     assert "+teams" in tail and "+pass-when-blocked" in tail
 
 

@@ -22,6 +22,8 @@ from typing import Any
 
 import pytest
 
+from damier.compiled import build_cache
+
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = "/usr/bin/chromium"
 if not Path(CHROMIUM).exists():
@@ -66,6 +68,7 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        build_cache()  # built here once, the server's own build at start only loads it
         env = dict(
             os.environ,
             DAMIER_ENGINE_SECONDS="0.2",

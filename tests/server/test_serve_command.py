@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 import uvicorn
 
+from damier import compiled
 from damier.cli import main
 
 
@@ -16,12 +17,29 @@ def test_serve_runs_uvicorn(
 ) -> None:
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    monkeypatch.setattr(compiled, "build_cache", lambda say: calls.append({"built": True}))
     monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
     database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
     assert main(["serve", "--port", "8123", "--database", database]) == 0
+    built, calls[:] = calls[0], calls[1:]
+    assert built == {"built": True}  # the compiled cache, before the port opens
     assert calls[0]["host"] == "127.0.0.1"
     assert calls[0]["port"] == 8123
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
+def test_serve_refuses_a_port_out_of_range(
+    port: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--port", port])
+    assert exited.value.code == 2
+    assert not calls
+    captured = capsys.readouterr()
+    assert "--port" in captured.err and "serving" not in captured.out
 
 
 def test_serve_refuses_production_without_a_secret(

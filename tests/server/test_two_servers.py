@@ -24,6 +24,7 @@ from typing import Any
 import httpx
 import pytest
 
+from damier.compiled import build_cache
 from tests.server.conftest import REDIS_URL, database_url
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
@@ -98,6 +99,7 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
     if redis_url is not None:
         env["DAMIER_REDIS_URL"] = redis_url
     bases = []
+    build_cache()  # built here once, the servers' own build at start only loads it
     try:
         for number in (1, 2):
             port = _free_port()

@@ -89,6 +89,9 @@ def create_app(
         summary="Draughts in every variant: the platform's API",
         version="0.1.0",
         lifespan=lifespan,
+        # No /docs nor /redoc: their pages load scripts from a CDN, blank offline.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)

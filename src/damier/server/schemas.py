@@ -1,5 +1,5 @@
 """The values of the API (``docs/PLATFORM.md``) as pydantic models: requests are validated
-against them and the OpenAPI document at ``/docs`` is generated from them."""
+against them and the OpenAPI document at ``/openapi.json`` is generated from them."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ router = APIRouter(tags=["pages"], include_in_schema=False)
 _PLACEHOLDER = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Damier</title></head>
 <body><h1>Damier</h1><p>The browser UI is not installed ({page} is missing).
-The API is at <a href="/docs">/docs</a>.</p></body></html>
+The API is described at <a href="/openapi.json">/openapi.json</a>.</p></body></html>
 """
 
 

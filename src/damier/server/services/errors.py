@@ -30,5 +30,12 @@ class Conflict(ServiceError):
     status_code = 409
 
 
+class Unplayable(ServiceError):
+    """A stored game this server cannot replay (its variant is not loaded, or its moves no
+    longer replay). Nothing changes it until it can be; its PDN is served from the rows."""
+
+    status_code = 409
+
+
 class RateLimited(ServiceError):
     status_code = 429

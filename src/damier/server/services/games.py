@@ -23,14 +23,21 @@ from damier.board import PLAYER_NAMES
 from damier.clock import Clock
 from damier.errors import IllegalMoveError
 from damier.game import Forfeit, Game, GameOverError, Result
-from damier.notation.pdn import write_pdn
+from damier.notation.pdn import Node, PdnGame, dump_pdn, forfeit_text, write_pdn
 from damier.play import parse_clock
 from damier.rules import Variant, get_variant
 from damier.rules.variants import UnknownVariantError
 from damier.server.rooms import State
 from damier.server.schemas import COLORS, GameState, GameSummary, SeatChoice
 from damier.server.services.context import Services
-from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from damier.server.services.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    NotFound,
+    ServiceError,
+    Unplayable,
+)
 from damier.server.services.players import new_id
 from damier.server.services.ratings import rate_game
 from damier.server.services.views import (
@@ -78,6 +85,24 @@ def _start_clock(game: Game, control: str | None, at: float, services: Services)
 
 
 def _rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
+    """The game of a row; :class:`Unplayable` when this server cannot replay it (one such
+    game must not stop the start, the clock task or the other games)."""
+    try:
+        return _replay(row, moves, services)
+    except UnknownVariantError:
+        raise Unplayable(
+            f"game {row.id} is played in variant {row.variant!r}, which this server has not "
+            "loaded (was its variant file removed?): it is left as it is until the variant "
+            f"is back; its moves are in /api/games/{row.id}/pdn"
+        ) from None
+    except ValueError as error:
+        raise Unplayable(
+            f"game {row.id} does not replay on this server ({error}): it is left as it is; "
+            f"its moves are in /api/games/{row.id}/pdn"
+        ) from None
+
+
+def _replay(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
     """The game of a row, by replaying its stored moves and forfeits (resignations and
     time-outs of a game of more players) in their order, at their stored times."""
     game = Game(row.variant, fen=row.start_fen)
@@ -677,20 +702,52 @@ async def list_games(
 
 
 async def game_pdn(*, services: Services, game_id: str) -> str:
-    """The game as PDN, with the players' names (a tag per colour) and the date."""
-    row, game = await _read(services, game_id)
+    """The game as PDN, with the players' names (a tag per colour) and the date; a game
+    this server cannot replay, as its rows record it."""
+    try:
+        row, game = await _read(services, game_id)
+    except Unplayable:
+        return await _stored_pdn(services, game_id)
+    tags = _pdn_tags(row, game.result.pdn if game.result is not None else "*")
+    return write_pdn(game, tags)
+
+
+def _pdn_tags(row: GameRow, result: str) -> dict[str, str]:
     created = datetime.fromtimestamp(row.created, UTC)
     tags = {
         "Event": "Damier game",
-        "Site": f"/games/{game_id}",
+        "Site": f"/games/{row.id}",
         "Date": created.strftime("%Y.%m.%d"),
     }
     for seat in range(row.players):
         tags[COLORS[seat].capitalize()] = seat_view(row, seat).name or "?"
-    tags["Result"] = game.result.pdn if game.result is not None else "*"
+    tags["Result"] = result
     if row.clock_control is not None:
         tags["TimeControl"] = row.clock_control
-    return write_pdn(game, tags)
+    return tags
+
+
+async def _stored_pdn(services: Services, game_id: str) -> str:
+    """The PDN of a game from its rows alone: its moves and forfeits as stored."""
+    async with services.database.session() as session:
+        row = await _row(session, game_id)
+        query = select(MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
+        moves = list((await session.scalars(query)).all())
+        forfeits = {s.forfeit_index: s for s in row.seats if s.forfeit_index is not None}
+        record = PdnGame(tags=_pdn_tags(row, row.result_pdn or "*"), result=row.result_pdn or "*")
+    record.tags.update(Variant=row.variant, FEN=row.start_fen)
+    if row.result_reason:
+        record.tags["Termination"] = row.result_reason
+    pending = iter(moves)
+    for index in range(len(moves) + len(forfeits)):
+        seat = forfeits.get(index)
+        text = (
+            next(pending)
+            if seat is None
+            else forfeit_text(Forfeit(seat.seat, seat.forfeit_reason or ""))
+        )
+        record.moves.append(Node(text, 0, 0))
+    return dump_pdn(record)
 
 
 # -- background work ---------------------------------------------------------------
@@ -775,7 +832,11 @@ async def resume_computer_games(*, services: Services) -> None:
         rows = (await session.scalars(query)).unique().all()
         ids = [row.id for row in rows if any(s.kind == "computer" for s in sitters(row))]
     for game_id in ids:
-        row, game = await _read(services, game_id)
+        try:
+            row, game = await _read(services, game_id)
+        except Unplayable as error:
+            log.warning("not resumed: %s", error.detail)
+            continue
         turn = game.board.turn
         if game.result is None and sitters(row)[turn].kind == "computer":
             _think(services, game_id, game.ply, turn)
