@@ -26,7 +26,6 @@ from damier.game import Forfeit, Game, GameOverError, Result
 from damier.notation.pdn import write_pdn
 from damier.play import parse_clock
 from damier.rules import Variant, get_variant
-from damier.rules.variants import UnknownVariantError
 from damier.server.rooms import State
 from damier.server.schemas import COLORS, GameState, GameSummary, SeatChoice
 from damier.server.services.context import Services
@@ -169,14 +168,15 @@ def _store_seats(row: GameRow, game: Game, now: float) -> None:
                 seats[player].place = place
 
 
-def _variant(name: str) -> Variant:
+def rules_of(name: str) -> Variant:
+    """The variant ``name`` (with its options), or 400 saying why the registry refuses it."""
     try:
         return get_variant(name)
-    except UnknownVariantError as error:
+    except ValueError as error:  # an unknown name, or options it refuses
         raise BadRequest(str(error)) from None
 
 
-def _check_clock(text: str | None) -> str | None:
+def check_clock(text: str | None) -> str | None:
     if text is None or not text.strip():
         return None
     text = text.strip()
@@ -401,8 +401,8 @@ async def create_game(
 ) -> GameState:
     """A new game: against the computer (it starts at once) or with seats open for anyone
     to join; a game of more players names every seat's occupant."""
-    rules = _variant(variant)
-    control = _check_clock(clock)
+    rules = rules_of(variant)
+    control = check_clock(clock)
     choices = _choices(rules, opponent, level, color, seats)
     game = _new_game(rules, fen)
     now = services.now()
@@ -676,14 +676,16 @@ async def list_games(
         return [summary_view(row, now) for row in rows]
 
 
-async def game_pdn(*, services: Services, game_id: str) -> str:
-    """The game as PDN, with the players' names (a tag per colour) and the date."""
+async def game_pdn(*, services: Services, game_id: str, event: dict[str, str] | None = None) -> str:
+    """The game as PDN, with the players' names (a tag per colour) and the date; ``event``
+    adds tags or replaces the event's (a match's ``Round``)."""
     row, game = await _read(services, game_id)
     created = datetime.fromtimestamp(row.created, UTC)
     tags = {
         "Event": "Damier game",
         "Site": f"/games/{game_id}",
         "Date": created.strftime("%Y.%m.%d"),
+        **(event or {}),
     }
     for seat in range(row.players):
         tags[COLORS[seat].capitalize()] = seat_view(row, seat).name or "?"
@@ -691,6 +693,42 @@ async def game_pdn(*, services: Services, game_id: str) -> str:
     if row.clock_control is not None:
         tags["TimeControl"] = row.clock_control
     return write_pdn(game, tags)
+
+
+# -- the games of a match (services.matches) ---------------------------------------
+
+
+def seated_game(
+    *,
+    services: Services,
+    variant: str,
+    sitting: list[Sitter],
+    control: str | None,
+    opening: tuple[str, ...],
+    match_id: str,
+    now: float,
+) -> tuple[GameRow, Game, list[MoveRow]]:
+    """A game of a match, everyone seated (it starts at once, clock too) and ``opening``
+    played: its row and the opening's moves, for the caller's transaction to add. The
+    opening is played on the running clock, as a restart replays it."""
+    game = _new_game(rules_of(variant), None)
+    row = _new_row(game=game, sitting=sitting, control=control, now=now, services=services)
+    row.match_id = match_id
+    for move in opening:
+        game.push(move, at=now)
+    _store(row, game, now)
+    moves = [
+        MoveRow(game_id=row.id, ply=ply, notation=move.notation, at=now)
+        for ply, move in enumerate(game.moves, start=1)
+    ]
+    return row, game, moves
+
+
+async def announce_game(services: Services, row: GameRow, game: Game) -> None:
+    """Keep and broadcast a game stored by another service's transaction (the computer
+    moves if it is its turn)."""
+    services.keep(row.id, game, row.version)
+    await _announce(services, state_view(row, game, services.now()), row.version)
 
 
 # -- background work ---------------------------------------------------------------
