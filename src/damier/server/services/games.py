@@ -636,6 +636,8 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
         _player_seat(row, player_id)
         if row.status != "finished":
             raise Conflict("a rematch is for a finished game")
+        if row.match_id is not None:
+            raise Conflict("a game of a match has no rematch: the match goes on")
         if row.rematch_id is not None:
             created["id"] = row.rematch_id
             return None
