@@ -377,3 +377,35 @@ def test_who_is_playing_now(pair: dict[str, TestClient]) -> None:
     ]
     spanish = ana.get("/api/now", params={"variant": "spanish"}).json()["groups"]
     assert {g["mode"] for g in spanish} == {"single", "match", "losing"}
+
+
+@pytest.mark.parametrize("level", range(1, 11))
+def test_the_computer_plays_the_losing_game_at_every_level(client: TestClient, level: int) -> None:
+    sign_in(client, "Ana")
+    created = client.post(
+        "/api/games",
+        json={
+            "variant": "spanish-giveaway",
+            "opponent": "computer",
+            "level": level,
+            "color": "black",
+        },
+    )
+    assert created.status_code == 201, created.text
+    state = wait_for(client, created.json()["id"], lambda s: s["ply"] == 1)
+    assert state["turn"] == "black" and state["variant"] == "spanish-giveaway"
+
+
+def test_the_computer_plays_a_losing_game_of_more_players(client: TestClient) -> None:
+    sign_in(client, "Ana")
+    seats = [
+        {"kind": "computer", "level": 2},
+        {"kind": "you"},
+        {"kind": "computer", "level": 5},
+        {"kind": "computer", "level": 9},
+    ]
+    created = client.post("/api/games", json={"variant": "radial4+teams-giveaway", "seats": seats})
+    assert created.status_code == 201, created.text
+    state = wait_for(client, created.json()["id"], lambda s: s["ply"] == 1)
+    assert state["turn"] == "black"
+    assert client.get("/api/games", params={"status": "playing"}).json()[0]["mode"] == "losing"
