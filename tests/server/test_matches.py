@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from time import sleep
 from typing import Any
 
 import pytest
@@ -40,15 +41,18 @@ def finish(players: dict[str, TestClient], match: dict[str, Any], outcome: str) 
     the match once it has scored the game."""
     game_id = match["current"]
     state = game_of(next(iter(players.values())), match)
-    names = {state["white"]["name"]: "white", state["black"]["name"]: "black"}
+    white, black = state["white"]["name"], state["black"]["name"]
     if outcome == "draw":
-        white, black = (players[n] for n in sorted(names, key=lambda n: names[n] != "white"))
-        assert white.post(f"/api/games/{game_id}/draw", json={"action": "offer"}).is_success
-        assert black.post(f"/api/games/{game_id}/draw", json={"action": "accept"}).is_success
+        assert (
+            players[white].post(f"/api/games/{game_id}/draw", json={"action": "offer"}).is_success
+        )
+        assert (
+            players[black].post(f"/api/games/{game_id}/draw", json={"action": "accept"}).is_success
+        )
     else:
-        loser = next(name for name in names if name != outcome)
+        loser = black if outcome == white else white
         assert players[loser].post(f"/api/games/{game_id}/resign").is_success
-    answer = players[outcome if outcome != "draw" else "Ana"].get(f"/api/matches/{match['id']}")
+    answer = players[white].get(f"/api/matches/{match['id']}")
     result: dict[str, Any] = answer.json()
     return result
 
@@ -190,9 +194,7 @@ def _wait_match(client: TestClient, match_id: str, condition: Any) -> dict[str, 
         match: dict[str, Any] = client.get(f"/api/matches/{match_id}").json()
         if condition(match):
             return match
-        import time
-
-        time.sleep(0.05)
+        sleep(0.05)
     raise AssertionError(f"timed out; last state: {match}")
 
 
