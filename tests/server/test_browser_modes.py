@@ -93,6 +93,17 @@ def test_two_people_play_a_spanish_match_to_its_end(people: Contexts) -> None:
     assert game_id(bo) == first
     assert api_state(ana, first)["white"]["name"] == "Ana"  # White in game 1
 
+    # A spectator finds the match in the lobby and opens it.
+    cy = people.page()
+    cy.goto("/")
+    live = cy.locator('#now-list .now-group[data-variant="spanish"][data-mode="match"]')
+    expect(live).to_contain_text("1 game being played")
+    live.get_by_role("link", name=re.compile("Ana – Bo")).click()
+    cy.wait_for_url(f"**/matches/{match_id}")
+    expect(cy.locator("#match-status")).to_contain_text("Score: Ana 0 – 0 Bo")
+    expect(cy.locator("#match-rounds")).to_contain_text("Watch")
+    expect(cy.locator("#match-ready")).to_have_count(0)
+
     # Game 1: Bo resigns. The panel shows the score and the coming game's colours.
     bo.click("#resign")
     for page in pages:

@@ -483,6 +483,7 @@ def _due(row: MatchRow, now: float, current: str | None) -> bool:
 async def list_matches(
     *, services: Services, status: str | None, limit: int = 100
 ) -> list[MatchState]:
+    """The newest matches, of one status or all."""
     query = select(MatchRow).order_by(MatchRow.created.desc()).limit(limit)
     if status is not None:
         query = query.where(MatchRow.status == status)

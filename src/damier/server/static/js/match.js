@@ -92,7 +92,10 @@ class MatchView {
       showError($("error"), error.message || String(error));
     } finally {
       clearTimeout(this.timer);
-      this.timer = setTimeout(() => this.poll(), POLL_MS);
+      // Every second while the coming game waits (its countdown), slower while a game is
+      // played; a finished match does not change.
+      const waiting = this.match && comingText(this.match, this.arrived) !== null;
+      if (this.match?.status !== "finished") this.timer = setTimeout(() => this.poll(), waiting ? POLL_MS : 3 * POLL_MS);
     }
   }
 
