@@ -262,3 +262,21 @@ def test_single_game_and_record_order() -> None:
 def test_a_format_with_openings_needs_a_deck() -> None:
     with pytest.raises(ValueError, match="deck"):
         Match("spanish", ("A", "B"), SPANISH_MATCH)
+
+
+def test_a_match_is_restored_from_its_results() -> None:
+    """A server keeps only the games played: a match built again from them goes on with the
+    same colours and, for the second game of a pair, the same opening."""
+    deck = OpeningDeck.builtin("spanish-2move")
+    match = Match("spanish", ("A", "B"), SPANISH_MATCH, deck, random.Random(3))
+    for _ in range(3):
+        setup = match.next_game()
+        assert setup is not None
+        match.record(setup, Result(None, "agreement"))
+    restored = Match(
+        "spanish", ("A", "B"), SPANISH_MATCH, deck, random.Random(99), list(match.results)
+    )
+    last = restored.next_game()
+    assert last is not None and last.number == 3
+    assert (last.white, last.black) == ("B", "A")
+    assert last.opening == match.results[2][0].opening != ()

@@ -143,7 +143,7 @@ class Match:
     deck: OpeningDeck | None = None
     rng: random.Random = field(default_factory=random.Random)
     results: list[tuple[GameSetup, Result]] = field(default_factory=list)
-    _opening: tuple[str, ...] = ()
+    """The games played, in order: a match is restored from them (a server's stored match)."""
 
     def __post_init__(self) -> None:
         if self.format.opening_games and self.deck is None:
@@ -195,9 +195,11 @@ class Match:
         opening: tuple[str, ...] = ()
         if number in self.format.opening_games:
             assert self.deck is not None
-            if self.format.opening_games.index(number) % 2 == 0:
-                self._opening = self.deck.draw(self.rng)
-            opening = self._opening
+            index = self.format.opening_games.index(number)
+            if index % 2 == 0:
+                opening = self.deck.draw(self.rng)
+            else:  # the second game of a pair: the first one's opening, colours swapped
+                opening = self.results[self.format.opening_games[index - 1]][0].opening
         return GameSetup(number, white, black, opening)
 
     def record(self, setup: GameSetup, result: Result) -> None:

@@ -19,7 +19,31 @@ def test_variants_list_every_variant(client: TestClient) -> None:
     names = [v["name"] for v in answer.json()]
     assert names == [v.name for v in all_variants()]
     first = answer.json()[0]
-    assert set(first) == {"name", "title", "summary", "width", "height", "board"}
+    assert set(first) == {
+        "name",
+        "title",
+        "summary",
+        "width",
+        "height",
+        "board",
+        "family",
+        "players",
+        "options",
+    }
+
+
+def test_variants_come_in_families_with_their_options(client: TestClient) -> None:
+    variants = {v["name"]: v for v in client.get("/api/variants").json()}
+    families = {name: v["family"] for name, v in variants.items()}
+    assert families["international"] == families["frisian"] == "10x10"
+    assert families["spanish"] == families["english"] == "8x8"
+    assert families["canadian"] == "12x12"
+    assert families["turkish"] == families["dameo"] == "orthogonal"
+    assert families["tripad"] == families["hex3"] == families["radial2"] == "multi-player"
+    italian = variants["italian"]["options"]
+    assert italian == [{"name": "dark-first", "summary": italian[0]["summary"]}]
+    assert "dark side moves first" in italian[0]["summary"]
+    assert {o["name"] for o in variants["radial4"]["options"]} >= {"teams", "dead-pieces"}
 
 
 def test_variant_geometry(client: TestClient) -> None:

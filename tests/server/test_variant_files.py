@@ -28,8 +28,8 @@ def test_variant_files_are_served_and_playable(tmp_path: Path) -> None:
     folder.mkdir()
     shutil.copy(EXAMPLES / "mini.toml", folder)
     with TestClient(create_app(_settings(tmp_path, folder))) as client:
-        names = [v["name"] for v in client.get("/api/variants").json()]
-        assert "mini" in names and "international" in names
+        families = {v["name"]: v["family"] for v in client.get("/api/variants").json()}
+        assert families["mini"] == "files" and families["international"] == "10x10"
         geometry = client.get("/api/variants/mini").json()["geometry"]
         assert geometry["width"] == 6
         game = client.post(

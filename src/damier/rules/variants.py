@@ -369,17 +369,49 @@ def get_variant(spec: str | Variant) -> Variant:
     """
     if isinstance(spec, Variant):
         return spec
-    base, *options = spec.strip().lower().split("+")
-    giveaway = base.endswith("-giveaway")
-    if giveaway:
-        base = base.removesuffix("-giveaway")
+    text = spec.strip().lower()
+    # The giveaway form of a variant with options is named "<base>+<option>-giveaway".
+    giveaway = text.endswith("-giveaway") and "+" in text
+    base, *options = text.removesuffix("-giveaway").split("+") if giveaway else text.split("+")
+    if base.endswith("-giveaway"):
+        giveaway, base = True, base.removesuffix("-giveaway")
     if base not in _REGISTRY:
         known = ", ".join(v.name for v in BUILTIN)
         raise UnknownVariantError(f"unknown variant {spec!r} (known: {known})")
     variant = _REGISTRY[base]
+    changed: dict[str, str] = {}  # rule field -> the option that set it
     for option in options:
+        fields = dict(variant.options).get(option, ())
+        clash = next((changed[field] for field, _ in fields if field in changed), None)
+        if clash == option:
+            raise ValueError(f"option {option!r} is given twice")
+        if clash is not None:
+            raise ValueError(
+                f"options {clash!r} and {option!r} of {base!r} cannot be combined: "
+                "they set the same rule"
+            )
         variant = variant.with_option(option)
+        changed.update((field, option) for field, _ in fields)
     return variant.as_giveaway() if giveaway else variant
+
+
+OPTION_SUMMARIES: dict[str, str] = {
+    "men-capture-forward-only": "men capture forwards only (the French rule pages), not backwards",
+    "dark-first": "the dark side moves first instead of White",
+    "promotion-ends-move": "a man crowned in a capture stops there instead of going on as a king",
+    "king-beats-man": "a lone king against a lone man wins instead of being a draw",
+    "twelve-men": "twelve men each on three rows instead of eight on two",
+    "any-king": "the limit of three king moves in a row counts any king, not just the same one",
+    "english-rules": "English rules: short kings, men capture forwards, free choice of capture",
+    "hub-opposite": "a diagonal through the centre goes on only into the opposite area",
+    "end-of-move-removal": "captured pieces leave the board at the end of the move, not at once",
+    "pass-when-blocked": "a player without a legal move passes instead of being out",
+    "dead-pieces": "an eliminated player's pieces stay on the board as dead obstacles",
+    "pieces-to-eliminator": "an eliminated player's pieces go to the player who put him out",
+    "teams": "opposite players are partners: a partner's pieces count as one's own",
+    "teams-alternate": "two teams of alternate seats (every other player together)",
+}
+"""One line on what each named option changes, for lists and the lobby."""
 
 
 _REGISTERED: list[Variant] = []

@@ -19,13 +19,14 @@ from damier.game import Game
 from damier.rules import Variant, register_variant
 from damier.rules.variant_file import load_variant_file
 from damier.server.rooms import RedisRooms, Rooms
-from damier.server.routes import accounts, games, pages, review, session, variants
+from damier.server.routes import accounts, games, matches, pages, review, session, variants
 from damier.server.routes.pages import STATIC
 from damier.server.security import BodyLimit
 from damier.server.services.computer import ComputerPool
 from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
 from damier.server.services.games import end_flagged_games, resume_computer_games
+from damier.server.services.matches import advance_matches
 from damier.server.settings import Settings, SettingsError
 from damier.server.store.db import Database
 from damier.server.ws import router as ws_router
@@ -115,6 +116,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(games.router)
     app.include_router(review.router)
+    app.include_router(matches.router)
     app.include_router(ws_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
@@ -130,10 +132,12 @@ def _warm_up_kernel() -> None:
 
 
 async def _clock_ticker(services: Services) -> None:
-    """End the games whose flag fell, every ``clock_tick`` seconds."""
+    """End the games whose flag fell, and move on the matches whose game ended or whose
+    next game is due, every ``clock_tick`` seconds."""
     while True:
         await asyncio.sleep(services.settings.clock_tick)
         try:
             await end_flagged_games(services=services)
+            await advance_matches(services=services)
         except Exception:
             log.exception("clock check failed")

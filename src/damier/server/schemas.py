@@ -12,6 +12,9 @@ Color = Literal["white", "black", "red", "green", "yellow", "purple", "orange", 
 """A player by his colour (``damier.board.PLAYER_NAMES``): seat 0 is White, 1 Black, ..."""
 Status = Literal["open", "playing", "finished"]
 Square = int | str
+Family = Literal["10x10", "8x8", "12x12", "orthogonal", "multi-player", "files", "other"]
+Mode = Literal["single", "match", "losing"]
+"""How a game is played: a single game, a game of a match, or a losing (giveaway) game."""
 
 COLORS: tuple[Color, ...] = ("white", "black", "red", "green", "yellow", "purple", "orange", "cyan")
 
@@ -97,6 +100,8 @@ class GameState(BaseModel):
     server_time: float
     rematch: str | None = None
     """The id of the rematch of this game, once one is asked for."""
+    match: str | None = None
+    """The id of the match this game is a game of (None for a single game)."""
 
 
 class GameSummary(BaseModel):
@@ -110,11 +115,19 @@ class GameSummary(BaseModel):
     clock: SeatsClockView | ClockView | None
     result: RankedResult | ResultView | None
     created: float
+    match: str | None = None
+    mode: Mode = "single"
 
 
 class PlayerView(BaseModel):
     id: str
     name: str
+
+
+class OptionInfo(BaseModel):
+    name: str
+    summary: str
+    """One line on what the option changes."""
 
 
 class VariantInfo(BaseModel):
@@ -124,6 +137,12 @@ class VariantInfo(BaseModel):
     width: int
     height: int
     board: str
+    family: Family
+    """The lobby's group: the board size of the diagonal games, the orthogonal games, the
+    boards of more players, and the server's variant files."""
+    players: int
+    options: list[OptionInfo]
+    """The named options (``<name>+<option>``)."""
 
 
 class CellView(BaseModel):
@@ -212,3 +231,123 @@ class MoveRequest(_Strict):
 
 class DrawRequest(_Strict):
     action: Literal["offer", "accept", "decline"]
+
+
+class ModeCheck(BaseModel):
+    """Whether a mode can be played in a variant (with its options), and why not."""
+
+    mode: Mode
+    ok: bool
+    reason: str
+    """Why the mode is refused (empty when it is not)."""
+    variant: str
+    """The variant a game of this mode plays (the giveaway form for ``losing``)."""
+
+
+class MatchPlan(BaseModel):
+    games: list[int]
+    """The lengths a match may have (``[4]`` for the Spanish match)."""
+    deck: str | None
+    """The opening deck the games start from, if the variant has one."""
+    opening_games: str
+    """Which games start from a drawn opening, in words."""
+
+
+class ModesView(BaseModel):
+    variant: str
+    title: str
+    players: int
+    modes: list[ModeCheck]
+    match: MatchPlan | None
+
+
+class MatchPlayer(BaseModel):
+    id: str | None
+    """The player's id; None for the computer and for a seat still open."""
+    name: str
+    kind: Literal["human", "computer"]
+    level: int | None
+    score: float
+    ready: bool
+    """Ready for the coming game (the computer always is)."""
+
+
+class MatchGame(BaseModel):
+    number: int
+    """From 1."""
+    white: int
+    """Which player (0 the first, 1 the second) has White."""
+    opening: list[str]
+    game: str | None
+    """The game's id once it has started."""
+    result: ResultView | None
+    points: list[float] | None
+    """Each player's points from this game once it is over."""
+
+
+class MatchState(BaseModel):
+    id: str
+    variant: str
+    status: Status
+    games: int
+    """The most games of the match."""
+    deck: str | None
+    clock: str | None
+    players: list[MatchPlayer]
+    rounds: list[MatchGame]
+    """The games played, the one being played and the coming one (with its colours and
+    opening)."""
+    current: str | None
+    """The game being played now, if any."""
+    next_at: float | None
+    """When the coming game starts even if a player is not ready."""
+    winner: int | None
+    you: int | None
+    server_time: float
+    created: float
+
+
+class NewMatch(_Strict):
+    variant: str = Field("spanish", max_length=64)
+    games: int | None = Field(None, ge=1, le=6)
+    """2, 4 or 6 (the Spanish match has 4); None: the variant's usual length."""
+    opponent: Literal["computer", "open"] = "computer"
+    level: int = Field(3, ge=1, le=10)
+    color: Literal["white", "black", "random"] = "random"
+    """The creator's colour in the first game."""
+    clock: str | None = Field("5+3", max_length=32)
+
+
+class WaitingEntry(BaseModel):
+    kind: Literal["game", "match"]
+    id: str
+    name: str
+    """Who waits for an opponent."""
+    clock: str | None
+    games: int | None
+    """The match's length (None for a game)."""
+    seats: int
+    """Open seats (1 for two players)."""
+
+
+class PlayingEntry(BaseModel):
+    kind: Literal["game", "match"]
+    id: str
+    """The game's id, or the match's (its current game in ``game``)."""
+    game: str | None
+    players: list[str]
+    score: list[float] | None
+    """A match's score so far."""
+
+
+class NowGroup(BaseModel):
+    variant: str
+    mode: Mode
+    playing: int
+    """Games being played."""
+    waiting: list[WaitingEntry]
+    live: list[PlayingEntry]
+
+
+class NowView(BaseModel):
+    groups: list[NowGroup]

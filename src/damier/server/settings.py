@@ -49,6 +49,9 @@ class Settings(BaseSettings):
     """Longest think of the computer per move (the level's own limit may be lower)."""
     clock_tick: float = 0.5
     """Seconds between two checks for flag falls."""
+    match_pause: float = 30.0
+    """Seconds between two games of a match: the next one starts then even if a player has
+    not said he is ready."""
     max_body_bytes: int = 16 * 1024
     max_message_bytes: int = 4 * 1024
     rate_capacity: float = 40.0

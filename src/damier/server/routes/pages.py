@@ -1,4 +1,4 @@
-"""The browser pages: the lobby, a game, a variant's rules (files of ``static/``)."""
+"""The browser pages: the lobby, a game, a match, a variant's rules (files of ``static/``)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,11 @@ async def lobby() -> Response:
 @router.get("/games/{game_id}")
 async def game_page(game_id: str) -> Response:
     return _page("game.html")
+
+
+@router.get("/matches/{match_id}")
+async def match_page(match_id: str) -> Response:
+    return _page("match.html")
 
 
 @router.get("/rules/{variant}")

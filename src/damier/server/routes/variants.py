@@ -17,13 +17,32 @@ from damier.geometry import (
     geometry_of,
 )
 from damier.rules import Variant, all_variants, get_variant
-from damier.rules.description import BoardKind
+from damier.rules.description import BoardKind, Topology
 from damier.rules.explain import explain
-from damier.rules.variants import UnknownVariantError
-from damier.server.schemas import CellView, GeometryView, VariantDetail, VariantInfo
+from damier.rules.variants import BUILTIN, OPTION_SUMMARIES, UnknownVariantError
+from damier.server.schemas import (
+    CellView,
+    Family,
+    GeometryView,
+    OptionInfo,
+    VariantDetail,
+    VariantInfo,
+)
 from damier.server.services.errors import NotFound
 
 router = APIRouter(prefix="/api/variants", tags=["variants"])
+
+
+def _family(variant: Variant) -> Family:
+    """The lobby's group of a variant (the ``family`` of ``VariantInfo``)."""
+    if variant.players > 2 or variant.topology is not Topology.SQUARE:
+        return "multi-player"
+    if variant not in BUILTIN:
+        return "files"
+    if variant.board is BoardKind.ALL:
+        return "orthogonal"
+    size = f"{variant.width}x{variant.height}"
+    return size if size in ("10x10", "8x8", "12x12") else "other"  # type: ignore[return-value]
 
 
 def _info(variant: Variant) -> VariantInfo:
@@ -34,6 +53,12 @@ def _info(variant: Variant) -> VariantInfo:
         width=variant.width,
         height=variant.height,
         board=variant.board.value,
+        family=_family(variant),
+        players=variant.players,
+        options=[
+            OptionInfo(name=name, summary=OPTION_SUMMARIES.get(name, ""))
+            for name in variant.option_names
+        ],
     )
 
 

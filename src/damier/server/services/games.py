@@ -194,14 +194,15 @@ def _store_seats(row: GameRow, game: Game, now: float) -> None:
                 seats[player].place = place
 
 
-def _variant(name: str) -> Variant:
+def rules_of(name: str) -> Variant:
+    """The variant ``name`` (with its options), or 400 saying why the registry refuses it."""
     try:
         return get_variant(name)
-    except UnknownVariantError as error:
+    except ValueError as error:  # an unknown name, or options it refuses
         raise BadRequest(str(error)) from None
 
 
-def _check_clock(text: str | None) -> str | None:
+def check_clock(text: str | None) -> str | None:
     if text is None or not text.strip():
         return None
     text = text.strip()
@@ -426,8 +427,8 @@ async def create_game(
 ) -> GameState:
     """A new game: against the computer (it starts at once) or with seats open for anyone
     to join; a game of more players names every seat's occupant."""
-    rules = _variant(variant)
-    control = _check_clock(clock)
+    rules = rules_of(variant)
+    control = check_clock(clock)
     choices = _choices(rules, opponent, level, color, seats)
     game = _new_game(rules, fen)
     now = services.now()
@@ -661,6 +662,8 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
         _player_seat(row, player_id)
         if row.status != "finished":
             raise Conflict("a rematch is for a finished game")
+        if row.match_id is not None:
+            raise Conflict("a game of a match has no rematch: the match goes on")
         if row.rematch_id is not None:
             created["id"] = row.rematch_id
             return None
@@ -701,23 +704,25 @@ async def list_games(
         return [summary_view(row, now) for row in rows]
 
 
-async def game_pdn(*, services: Services, game_id: str) -> str:
-    """The game as PDN, with the players' names (a tag per colour) and the date; a game
-    this server cannot replay, as its rows record it."""
+async def game_pdn(*, services: Services, game_id: str, event: dict[str, str] | None = None) -> str:
+    """The game as PDN, with the players' names (a tag per colour) and the date; ``event``
+    adds tags or replaces the event's (a match's ``Round``). A game this server cannot
+    replay is written as its rows record it."""
     try:
         row, game = await _read(services, game_id)
     except Unplayable:
         return await _stored_pdn(services, game_id)
-    tags = _pdn_tags(row, game.result.pdn if game.result is not None else "*")
+    tags = _pdn_tags(row, game.result.pdn if game.result is not None else "*", event)
     return write_pdn(game, tags)
 
 
-def _pdn_tags(row: GameRow, result: str) -> dict[str, str]:
+def _pdn_tags(row: GameRow, result: str, event: dict[str, str] | None = None) -> dict[str, str]:
     created = datetime.fromtimestamp(row.created, UTC)
     tags = {
         "Event": "Damier game",
         "Site": f"/games/{row.id}",
         "Date": created.strftime("%Y.%m.%d"),
+        **(event or {}),
     }
     for seat in range(row.players):
         tags[COLORS[seat].capitalize()] = seat_view(row, seat).name or "?"
@@ -748,6 +753,42 @@ async def _stored_pdn(services: Services, game_id: str) -> str:
         )
         record.moves.append(Node(text, 0, 0))
     return dump_pdn(record)
+
+
+# -- the games of a match (services.matches) ---------------------------------------
+
+
+def seated_game(
+    *,
+    services: Services,
+    variant: str,
+    sitting: list[Sitter],
+    control: str | None,
+    opening: tuple[str, ...],
+    match_id: str,
+    now: float,
+) -> tuple[GameRow, Game, list[MoveRow]]:
+    """A game of a match, everyone seated (it starts at once, clock too) and ``opening``
+    played: its row and the opening's moves, for the caller's transaction to add. The
+    opening is played on the running clock, as a restart replays it."""
+    game = _new_game(rules_of(variant), None)
+    row = _new_row(game=game, sitting=sitting, control=control, now=now, services=services)
+    row.match_id = match_id
+    for move in opening:
+        game.push(move, at=now)
+    _store(row, game, now)
+    moves = [
+        MoveRow(game_id=row.id, ply=ply, notation=move.notation, at=now)
+        for ply, move in enumerate(game.moves, start=1)
+    ]
+    return row, game, moves
+
+
+async def announce_game(services: Services, row: GameRow, game: Game) -> None:
+    """Keep and broadcast a game stored by another service's transaction (the computer
+    moves if it is its turn)."""
+    services.keep(row.id, game, row.version)
+    await _announce(services, state_view(row, game, services.now()), row.version)
 
 
 # -- background work ---------------------------------------------------------------

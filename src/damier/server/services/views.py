@@ -12,12 +12,14 @@ from typing import NamedTuple
 from damier.board import Move
 from damier.game import Game
 from damier.play import parse_clock
+from damier.rules import get_variant
 from damier.server.schemas import (
     COLORS,
     ClockView,
     Color,
     GameState,
     GameSummary,
+    Mode,
     MoveView,
     PlayedMove,
     RankedResult,
@@ -195,6 +197,7 @@ def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) 
         you=COLORS[you] if you is not None else None,
         server_time=now,
         rematch=row.rematch_id,
+        match=row.match_id,
     )
 
 
@@ -211,4 +214,16 @@ def summary_view(row: GameRow, now: float) -> GameSummary:
         clock=clock_view(row, None, now),
         result=result_view(row),
         created=row.created,
+        match=row.match_id,
+        mode=mode_of(row.variant, row.match_id),
     )
+
+
+def mode_of(variant: str, match_id: str | None) -> Mode:
+    """A game's mode: of a match, a losing (giveaway) game, or a single game."""
+    if match_id is not None:
+        return "match"
+    try:
+        return "losing" if get_variant(variant).giveaway else "single"
+    except ValueError:  # a variant file no longer loaded
+        return "single"

@@ -1,5 +1,5 @@
-"""The tables: players, their ratings, games, their seats and their moves. Times are seconds
-since the epoch."""
+"""The tables: players, their ratings, games, their seats and their moves, matches and
+their games. Times are seconds since the epoch."""
 
 from __future__ import annotations
 
@@ -90,6 +90,8 @@ class GameRow(Base):
     rematch_id: Mapped[str | None] = mapped_column(String(32))
     rated: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Whether the result changed the players' ratings (two registered humans)."""
+    match_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    """The match this game is a game of (None for a single game)."""
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     """Bumped by every change: a process whose cached game is older rebuilds it, and two
     processes cannot both apply a change to the same version."""
@@ -143,3 +145,64 @@ class MoveRow(Base):
     notation: Mapped[str] = mapped_column(String(128))
     at: Mapped[float] = mapped_column(Float)
     """When the server accepted it (the clock was pressed then)."""
+
+
+class MatchRow(Base):
+    """A match of two players (``services.matches``): its format, its players (the first
+    has White in game 1), the game being played and the readiness for the next one."""
+
+    __tablename__ = "matches"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``open`` (waiting for the second player), ``playing`` or ``finished``."""
+    games: Mapped[int] = mapped_column(Integer)
+    """The most games the match has (``damier.match.MatchFormat.games``)."""
+    opening_games: Mapped[str] = mapped_column(String(64))
+    """The games (from 0, comma-separated) that start from an opening of the deck."""
+    deck: Mapped[str | None] = mapped_column(String(64))
+    first_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    first_kind: Mapped[str] = mapped_column(String(16))
+    first_level: Mapped[int | None] = mapped_column(Integer)
+    second_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"), index=True)
+    second_kind: Mapped[str] = mapped_column(String(16))
+    second_level: Mapped[int | None] = mapped_column(Integer)
+    clock_control: Mapped[str | None] = mapped_column(String(32))
+    game_id: Mapped[str | None] = mapped_column(String(32))
+    """The game being played, or the last one played (None before the first)."""
+    next_at: Mapped[float | None] = mapped_column(Float, index=True)
+    """When the coming game starts even if a player is not ready (None: no game waits)."""
+    first_ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    second_ready: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[float] = mapped_column(Float, index=True)
+    updated: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    first: Mapped[PlayerRow | None] = relationship(foreign_keys=[first_id], lazy="joined")
+    second: Mapped[PlayerRow | None] = relationship(foreign_keys=[second_id], lazy="joined")
+    rounds: Mapped[list[MatchGameRow]] = relationship(
+        lazy="selectin", order_by="MatchGameRow.number", cascade="all, delete-orphan"
+    )
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+
+class MatchGameRow(Base):
+    """One game of a match: its colours and opening, decided when the game before it ended
+    (so that a restart keeps them), then its game and the points it gave."""
+
+    __tablename__ = "match_games"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """From 0."""
+    first_white: Mapped[bool] = mapped_column(Boolean)
+    """Whether the match's first player has White in this game."""
+    opening: Mapped[str] = mapped_column(Text)
+    """The opening's moves, space-separated (empty: the game starts from the start)."""
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
+    """None until the game starts."""
+    first_points: Mapped[float | None] = mapped_column(Float)
+    """The first player's points (1, 0.5, 0) once the game is over."""

@@ -71,6 +71,18 @@ export const api = {
   draw: (id, action) => postJSON(`/api/games/${encodeURIComponent(id)}/draw`, { action }),
   rematch: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/rematch`),
   pdnUrl: (id) => `/api/games/${encodeURIComponent(id)}/pdn`,
+  createMatch: (settings) => postJSON("/api/matches", settings),
+  match: (id) => getJSON(`/api/matches/${encodeURIComponent(id)}`),
+  joinMatch: (id) => postJSON(`/api/matches/${encodeURIComponent(id)}/join`),
+  ready: (id) => postJSON(`/api/matches/${encodeURIComponent(id)}/ready`),
+  matchPdnUrl: (id) => `/api/matches/${encodeURIComponent(id)}/pdn`,
+  /** Who is playing now, by variant and mode (either may be empty: all). */
+  now: (variant, mode) => {
+    const params = new URLSearchParams();
+    if (variant) params.set("variant", variant);
+    if (mode) params.set("mode", mode);
+    return getJSON(`/api/now?${params}`);
+  },
 };
 
 /**

@@ -2,12 +2,16 @@
 // (polled), and the form that creates a game: an opponent and a colour for two players,
 // every seat (you, open, or the computer at a level) on a board of more.
 import { api, controlOf, getJSON, h, postJSON, resultText, seatLabel, showError } from "./api.js";
+import { ModePicker } from "./modes.js";
+import { NowList } from "./now.js";
 
 const errorBox = document.getElementById("error");
 const REFRESH_MS = 4000;
 const SETTINGS_KEY = "damier.newGame";
 
 let me = null;
+const modes = new ModePicker(document.getElementById("create-form"));
+const now = new NowList(fail);
 const titles = new Map();
 const details = new Map(); // variant name -> its detail (players, geometry), asked for once
 let seatCount = 2;
@@ -244,6 +248,7 @@ async function refresh() {
       api.games("open"),
       api.games("playing"),
       api.games("finished"),
+      now.refresh(),
     ]);
     // Do not rebuild a list while one of its buttons has the focus (keyboard users).
     const focused = document.activeElement;
@@ -293,13 +298,16 @@ function readSettings() {
   const form = document.getElementById("create-form");
   const data = new FormData(form);
   const clock = data.get("clock") || null;
+  const mode = modes.mode();
+  const options = modes.options();
   if (seatCount > 2) {
     const seats = [...Array(seatCount).keys()].map((seat) => seatChoice(data.get(`seat-${seat}`)));
-    return { variant: data.get("variant"), clock, seats };
+    return { variant: modes.played(), clock, seats, mode, options };
   }
   const opponent = data.get("opponent");
-  const settings = { variant: data.get("variant"), opponent, color: data.get("color"), clock };
+  const settings = { variant: modes.played(), opponent, color: data.get("color"), clock, mode, options };
   if (opponent === "computer") settings.level = Number(data.get("level"));
+  if (mode === "match") settings.games = Number(data.get("games")) || null;
   return settings;
 }
 
@@ -342,8 +350,10 @@ function restoreSettings() {
   }
   if (!saved) return;
   const form = document.getElementById("create-form");
-  if (saved.variant && titles.has(saved.variant)) form.variant.value = saved.variant;
-  for (const name of ["opponent", "color"]) {
+  const base = saved.variant ? saved.variant.split("+")[0].replace(/-giveaway$/, "") : null;
+  if (base && titles.has(base)) form.variant.value = base;
+  modes.buildOptions(saved.options || []);
+  for (const name of ["opponent", "color", "mode"]) {
     const input = form.querySelector(`input[name="${name}"][value="${saved[name]}"]`);
     if (input) input.checked = true;
   }
@@ -358,7 +368,7 @@ async function syncSeats(saved) {
   const name = form.variant.value;
   const count = (await variantDetail(name)).geometry.players || 2;
   if (form.variant.value !== name) return; // changed again meanwhile
-  if (count !== seatCount) buildSeats(count, saved?.variant === name ? saved.seats : null);
+  if (count !== seatCount) buildSeats(count, saved?.variant?.startsWith(name) ? saved.seats : null);
   seatCount = count;
   document.getElementById("seats-field").hidden = count <= 2;
   document.getElementById("opponent-field").hidden = count > 2;
@@ -383,19 +393,28 @@ async function setup() {
   const form = document.getElementById("create-form");
   form.addEventListener("change", (event) => {
     syncForm();
-    if (event.target === form.variant) syncSeats().catch(fail);
+    if (event.target === form.variant) {
+      modes.buildOptions();
+      syncSeats().catch(fail);
+    }
+    modes.refresh();
   });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const button = document.getElementById("create-button");
-    const settings = readSettings();
+    const { mode, options, ...settings } = readSettings();
     try {
-      localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings));
+      localStorage.setItem(SETTINGS_KEY, JSON.stringify({ ...settings, mode, options }));
     } catch {
       /* private mode */
     }
     button.disabled = true;
     try {
+      if (mode === "match") {
+        const match = await api.createMatch({ ...settings, variant: modes.spec() });
+        location.href = `/matches/${encodeURIComponent(match.id)}`;
+        return;
+      }
       const game = await api.createGame(settings);
       location.href = `/games/${encodeURIComponent(game.id)}`;
     } catch (error) {
@@ -422,16 +441,13 @@ async function setup() {
   const [variants, who] = await Promise.all([api.variants(), api.me()]);
   me = who;
   showMe();
-  const select = document.getElementById("variant");
-  for (const variant of variants) {
-    titles.set(variant.name, variant.title || variant.name);
-    select.append(
-      h("option", { value: variant.name, selected: variant.name === "international" }, variant.title || variant.name),
-    );
-  }
+  for (const variant of variants) titles.set(variant.name, variant.title || variant.name);
+  modes.fill(variants, "international");
+  now.fillVariants(variants);
+  modes.buildOptions();
   const saved = restoreSettings();
   syncForm();
-  await syncSeats(saved);
+  await Promise.all([syncSeats(saved), modes.refresh()]);
   showAccount().catch(fail);
   await refresh();
   setInterval(() => {

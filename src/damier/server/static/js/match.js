@@ -1,0 +1,174 @@
+// A match: its score, its games, who has which colour in the coming game and its opening,
+// and the "Ready" button that starts it (it starts anyway when the pause is over). On the
+// match page (/matches/{id}) it is the whole page; on the game page of a match's game it is
+// a panel under the game, and it takes the players to the next game when it starts.
+import { api, h, resultText, showError } from "./api.js";
+
+const POLL_MS = 1000;
+const $ = (id) => document.getElementById(id);
+const path = location.pathname.split("/").filter(Boolean).map(decodeURIComponent);
+const onGamePage = path[0] === "games";
+
+function points(value) {
+  const whole = Math.floor(value);
+  const half = value - whole >= 0.5 ? "½" : "";
+  return whole === 0 && half ? half : `${whole}${half}`;
+}
+
+function name(match, side) {
+  return match.players[side].name || "(waiting)";
+}
+
+function roundRow(match, round, gameId) {
+  const white = name(match, round.white);
+  const black = name(match, 1 - round.white);
+  const score = round.points ? `${points(round.points[0])}–${points(round.points[1])}` : "";
+  let outcome = "coming";
+  if (round.points) outcome = resultText(round.result);
+  else if (round.game) outcome = "being played";
+  let link = null;
+  if (round.game && round.game !== gameId) {
+    const text = round.points ? "View" : match.you !== null ? "Play" : "Watch";
+    link = h("a", { href: `/games/${encodeURIComponent(round.game)}` }, text);
+  }
+  return h(
+    "tr",
+    { "data-round": round.number },
+    h("td", {}, String(round.number)),
+    h("td", {}, white),
+    h("td", {}, black),
+    gameId ? null : h("td", {}, round.opening.length ? round.opening.join(" ") : "from the start"),
+    h("td", {}, score),
+    h("td", {}, outcome),
+    h("td", { class: "action" }, link),
+  );
+}
+
+function comingText(match, arrived) {
+  const round = match.rounds[match.rounds.length - 1];
+  if (match.status !== "playing" || !round || round.game) return null;
+  const opening = round.opening.length ? `, from the opening ${round.opening.join(" ")}` : "";
+  let when = "when both players are ready";
+  if (match.next_at) {
+    const left = Math.max(0, Math.ceil(match.next_at - match.server_time - (performance.now() - arrived) / 1000));
+    when += `, or in ${left} s`;
+  }
+  return `Game ${round.number}: ${name(match, round.white)} has White, ${name(match, 1 - round.white)} Black${opening}. It starts ${when}.`;
+}
+
+function statusText(match) {
+  const [a, b] = match.players;
+  const score = `${a.name || "?"} ${points(a.score)} – ${points(b.score)} ${b.name || "(waiting)"}`;
+  if (match.status === "open") return `Waiting for an opponent to join this match of ${match.games} games.`;
+  if (match.status === "finished") {
+    return match.winner === null ? `Match drawn: ${score}.` : `Match over: ${name(match, match.winner)} wins, ${score}.`;
+  }
+  return `Score: ${score}.`;
+}
+
+class MatchView {
+  constructor(box, matchId, gameId) {
+    this.box = box;
+    this.matchId = matchId;
+    this.gameId = gameId; // the game page's game (null on the match page)
+    this.match = null;
+    this.arrived = 0;
+    this.timer = null;
+    this.title = null; // the variant's title, asked for once
+  }
+
+  async poll() {
+    try {
+      this.match = await api.match(this.matchId);
+      if (!this.title) this.title = (await api.variant(this.match.variant)).title;
+      this.arrived = performance.now();
+      const current = this.match.current;
+      if (current && this.match.you !== null && current !== this.gameId) {
+        location.href = `/games/${encodeURIComponent(current)}`;
+        return;
+      }
+      this.render();
+    } catch (error) {
+      showError($("error"), error.message || String(error));
+    } finally {
+      clearTimeout(this.timer);
+      // Every second while the coming game waits (its countdown), slower while a game is
+      // played; a finished match does not change.
+      const waiting = this.match && comingText(this.match, this.arrived) !== null;
+      if (this.match?.status !== "finished") this.timer = setTimeout(() => this.poll(), waiting ? POLL_MS : 3 * POLL_MS);
+    }
+  }
+
+  async ready(button) {
+    button.disabled = true;
+    try {
+      this.match = await api.ready(this.matchId);
+      this.arrived = performance.now();
+      this.poll();
+    } catch (error) {
+      button.disabled = false;
+      showError($("error"), error.message || String(error));
+    }
+  }
+
+  render() {
+    const match = this.match;
+    const coming = comingText(match, this.arrived);
+    const you = match.you;
+    let action = null;
+    if (coming && you !== null) {
+      action = match.players[you].ready
+        ? h("p", { class: "muted" }, `You are ready: waiting for ${name(match, 1 - you)}.`)
+        : h("button", { type: "button", class: "primary", id: "match-ready", onclick: (event) => this.ready(event.currentTarget) }, "Ready for the next game");
+    }
+    let invite = null;
+    if (match.status === "open" && you !== null) {
+      invite = h("p", {}, "Invite someone with this link: ", h("a", { href: location.href.split("#")[0] }, location.href));
+    } else if (match.status === "open") {
+      invite = h("button", { type: "button", class: "primary", id: "match-join", onclick: () => this.join() }, "Join this match");
+    }
+    const rounds = match.rounds.map((round) => roundRow(match, round, this.gameId));
+    const headings = ["Game", "White", "Black", "Opening", `${name(match, 0)}–${name(match, 1)}`, "Result", ""];
+    if (this.gameId) headings.splice(3, 1); // the panel has no room for the openings
+    const children = [
+      h("h2", {}, this.gameId ? `A game of a match of ${match.games}` : `Match of ${this.title}, ${match.games} games`),
+      h("p", { id: "match-status", class: "status", role: "status" }, statusText(match)),
+      coming ? h("p", { id: "match-coming" }, coming) : null,
+      action,
+      invite,
+      h(
+        "table",
+        { class: "games", id: "match-rounds" },
+        h("thead", {}, h("tr", {}, headings.map((text) => h("th", { scope: "col" }, text)))),
+        h("tbody", {}, rounds),
+      ),
+      h("p", {}, h("a", { class: "button", href: api.matchPdnUrl(match.id), download: true }, "Download the match (PDN)"), " ", this.gameId ? h("a", { href: `/matches/${encodeURIComponent(match.id)}` }, "Match page") : null),
+    ];
+    this.box.replaceChildren(...children.filter(Boolean));
+    this.box.hidden = false;
+  }
+
+  async join() {
+    try {
+      await api.joinMatch(this.matchId);
+      this.poll();
+    } catch (error) {
+      showError($("error"), error.message || String(error));
+    }
+  }
+}
+
+async function start() {
+  if (onGamePage) {
+    const game = await api.game(path[1]);
+    if (!game.match) return;
+    document.body.classList.add("in-match");
+    new MatchView($("match-panel"), game.match, game.id).poll();
+    return;
+  }
+  const me = await api.me();
+  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+  new MatchView($("match"), path[1], null).poll();
+}
+
+start().catch((error) => showError($("error"), error.message || String(error)));

@@ -1,0 +1,87 @@
+// The lobby's "who is playing now": per variant and mode, how many games are being played,
+// who waits for an opponent (a button to join him) and the games to watch; filtered by
+// variant and mode (GET /api/now).
+import { api, h } from "./api.js";
+
+const MODES = { single: "Single game", match: "Match", losing: "Losing game" };
+const $ = (id) => document.getElementById(id);
+
+export class NowList {
+  constructor(fail) {
+    this.fail = fail;
+    this.titles = new Map();
+    for (const id of ["now-variant", "now-mode"]) $(id).addEventListener("change", () => this.refresh());
+  }
+
+  fillVariants(variants) {
+    for (const variant of variants) {
+      this.titles.set(variant.name, variant.title || variant.name);
+      $("now-variant").append(h("option", { value: variant.name }, variant.title || variant.name));
+    }
+  }
+
+  title(name) {
+    const [base, ...options] = name.replace(/-giveaway$/, "").split("+");
+    const title = this.titles.get(base) || base;
+    return options.length ? `${title} + ${options.join(" + ")}` : title;
+  }
+
+  async join(entry, button) {
+    button.disabled = true;
+    try {
+      if (entry.kind === "match") {
+        await api.joinMatch(entry.id);
+        location.href = `/matches/${encodeURIComponent(entry.id)}`;
+      } else {
+        await api.join(entry.id);
+        location.href = `/games/${encodeURIComponent(entry.id)}`;
+      }
+    } catch (error) {
+      button.disabled = false;
+      this.fail(error);
+      this.refresh();
+    }
+  }
+
+  waiting(entry) {
+    const what = entry.kind === "match" ? `a match of ${entry.games} games` : entry.seats > 1 ? `${entry.seats} seats open` : "a game";
+    return h(
+      "li",
+      { "data-waiting": entry.id },
+      `${entry.name || "Someone"} waits (${what}, ${entry.clock || "no clock"}) `,
+      h("button", { type: "button", class: "primary", onclick: (event) => this.join(entry, event.currentTarget) }, "Join"),
+    );
+  }
+
+  live(entry) {
+    const score = entry.score ? ` (${entry.score.join("–")})` : "";
+    const href = entry.kind === "match" ? `/matches/${encodeURIComponent(entry.id)}` : `/games/${encodeURIComponent(entry.game)}`;
+    return h("li", { "data-live": entry.id }, h("a", { href }, `${entry.players.join(" – ")}${score}`));
+  }
+
+  async refresh() {
+    const box = $("now-list");
+    try {
+      const answer = await api.now($("now-variant").value, $("now-mode").value);
+      if (box.contains(document.activeElement) && document.activeElement !== document.body) return;
+      if (!answer.groups.length) {
+        box.replaceChildren(h("p", { class: "empty" }, "Nobody is playing or waiting here."));
+        return;
+      }
+      box.replaceChildren(
+        ...answer.groups.map((group) =>
+          h(
+            "div",
+            { class: "now-group", "data-variant": group.variant, "data-mode": group.mode },
+            h("h3", {}, `${this.title(group.variant)} · ${MODES[group.mode]}`),
+            h("p", { class: "muted" }, `${group.playing} ${group.playing === 1 ? "game" : "games"} being played`),
+            group.waiting.length ? h("ul", { class: "waiting" }, group.waiting.map((entry) => this.waiting(entry))) : null,
+            group.live.length ? h("ul", { class: "live" }, group.live.map((entry) => this.live(entry))) : null,
+          ),
+        ),
+      );
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+}
