@@ -27,6 +27,7 @@ import random
 import threading
 import time as clock
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -683,9 +684,14 @@ class MultiplayerSearch:
         return score
 
     def iterate(
-        self, board: Board, time: float | None, depth: int | None, nodes: int | None
+        self,
+        board: Board,
+        time: float | None,
+        depth: int | None,
+        nodes: int | None,
+        multipv: int = 1,
     ) -> Iterator[Info]:
-        """The search's information after every iteration (the same limits as
+        """The search's information after every iteration (the same limits and lines as
         :meth:`damier.engine.Engine.search`)."""
         level = self.level
         max_depth = min(depth or level.depth, level.depth, MAX_PLY - 8)
@@ -706,7 +712,7 @@ class MultiplayerSearch:
         timer.daemon = True
         timer.start()
         try:
-            yield from self._deepen(board, rows, list(legal), max_depth, budget, started)
+            yield from self._deepen(board, rows, list(legal), max_depth, budget, started, multipv)
         finally:
             timer.cancel()
 
@@ -718,7 +724,10 @@ class MultiplayerSearch:
         max_depth: int,
         budget: float,
         started: float,
+        multipv: int,
     ) -> Iterator[Info]:
+        """Iterative deepening at the root: each move is searched above the
+        ``multipv``-th best utility so far, so the best ``multipv`` get exact values."""
         stats = self.stats
         sq = board.cells
         player = board.turn
@@ -734,16 +743,21 @@ class MultiplayerSearch:
             return
         order = list(range(len(moves)))
         for iteration in range(1, max_depth + 1):
-            best, best_index = -INFINITY, order[0]
+            best, best_index, bound = -INFINITY, order[0], -INFINITY
             scores: dict[int, int] = {}
+            exact: list[int] = []
             for i in order:
-                alpha = -INFINITY if noise else best
+                alpha = -INFINITY if noise else bound
                 score = self._child(sq, player, active, rows, i, iteration - 1, alpha, INFINITY)
                 if stats[S_STOP] == 1:
                     break
                 scores[i] = score
+                if score > alpha:
+                    exact.append(i)
                 if score > best:
                     best, best_index = score, i
+                if len(scores) >= multipv:
+                    bound = sorted(scores.values(), reverse=True)[multipv - 1]
             if stats[S_STOP] == 1 and (iteration > 1 or not scores):
                 if iteration == 1:  # stopped before one move was searched: any legal move
                     yield self._info(0, 0, (moves[order[0]],), started, 2)
@@ -757,6 +771,13 @@ class MultiplayerSearch:
             order.insert(0, best_index)
             teams_in = len({self.variant.team_of[p] for p in board.active_players})
             info = self._info(iteration, best, (moves[best_index],), started, teams_in)
+            if multipv > 1:
+                others = sorted((i for i in exact if i != best_index), key=lambda i: -scores[i])
+                lines = [info] + [
+                    self._info(iteration, scores[i], (moves[i],), started, teams_in)
+                    for i in others[: multipv - 1]
+                ]
+                info = replace(info, lines=tuple(lines))
             yield info
             won_or_lost = info.mate is not None and iteration > abs(info.mate) + 2
             if stats[S_STOP] == 1 or won_or_lost or info.seconds > budget * 0.5:
