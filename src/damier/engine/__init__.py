@@ -13,7 +13,7 @@ import queue
 import random
 import threading
 import time as clock
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -204,7 +204,7 @@ class Engine:
         depth: int | None = None,
         nodes: int | None = None,
         multipv: int = 1,
-    ) -> Iterator[Info]:
+    ) -> Generator[Info, None, None]:
         """The search's information after every iteration, as it comes (the search runs
         in a background thread; :meth:`stop` ends it); ``multipv`` as in :meth:`search`."""
         channel: queue.Queue[Info | BaseException | None] = queue.Queue()

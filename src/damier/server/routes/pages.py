@@ -1,4 +1,5 @@
-"""The browser pages: the lobby, a game, a variant's rules (files of ``static/``)."""
+"""The browser pages: the lobby, a game, the analysis board, a variant's rules (files of
+``static/``)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ async def lobby() -> Response:
 @router.get("/games/{game_id}")
 async def game_page(game_id: str) -> Response:
     return _page("game.html")
+
+
+@router.get("/analysis/{variant}")
+async def analysis_page(variant: str) -> Response:
+    return _page("analysis.html")
 
 
 @router.get("/rules/{variant}")
