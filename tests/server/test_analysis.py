@@ -195,16 +195,16 @@ def test_an_illegal_move_in_a_variation_is_refused_with_where_it_is(client: Test
 
 
 def test_analysis_starts_streams_deeper_lines_and_finishes(make_app: AppFactory) -> None:
-    with TestClient(make_app(analysis_seconds=2.0)) as client:
-        with client.websocket_connect("/ws/analysis") as socket:
-            socket.send_json(
-                {"type": "start", "variant": "russian", "moves": ["c3-d4"], "lines": 3}
-            )
-            started = socket.receive_json()
-            board = Board("russian")
-            board.push("c3-d4")
-            assert started == {"type": "started", "fen": board.fen, "line": ["22-18"]}
-            frames = analysis_done(socket)
+    with (
+        TestClient(make_app(analysis_seconds=2.0)) as client,
+        client.websocket_connect("/ws/analysis") as socket,
+    ):
+        socket.send_json({"type": "start", "variant": "russian", "moves": ["c3-d4"], "lines": 3})
+        started = socket.receive_json()
+        board = Board("russian")
+        board.push("c3-d4")
+        assert started == {"type": "started", "fen": board.fen, "line": ["22-18"]}
+        frames = analysis_done(socket)
     depths = [frame["depth"] for frame in frames]
     assert depths == sorted(depths) and depths[-1] > 1
     last = frames[-1]
