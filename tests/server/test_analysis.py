@@ -61,7 +61,9 @@ def test_position_after_a_line(client: TestClient) -> None:
     played = [board.push("c3-d4").notation, board.push("f6-e5").notation]
     assert view["fen"] == board.fen
     assert view["turn"] == "white"
-    assert view["line"] == played  # in the variant's own notation
+    assert [m["notation"] for m in view["line"]] == played  # in the variant's own notation
+    assert view["line"][1]["fen"] == board.fen
+    assert view["line"][0]["path"] == [22, 18]
     assert sorted(m["notation"] for m in view["legal_moves"]) == sorted(
         m.notation for m in board.legal_moves
     )

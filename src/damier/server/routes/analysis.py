@@ -31,6 +31,7 @@ from damier.server.services.analysis import (
     PositionRequest,
     PositionView,
     Slot,
+    event_text,
     pdn_tree,
     position,
     position_view,
@@ -48,7 +49,7 @@ MAX_LINES = 5
 
 @router.post("/api/analysis/position", response_model=PositionView, dependencies=[RateLimit])
 async def analysis_position(request: PositionRequest) -> PositionView:
-    return position_view(position(request.variant, request.fen, request.moves))
+    return position_view(request.variant, request.fen, request.moves)
 
 
 @router.post("/api/analysis/pdn", response_model=PdnTree, dependencies=[RateLimit])
@@ -124,8 +125,8 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     game = position(request.variant, request.fen, request.moves)
                     await stop()
                     slot = analyses.reserve(owner)
-                    view = position_view(game)
-                    await send({"type": "started", "fen": view.fen, "line": view.line})
+                    line = [event_text(event) for event in game.events]
+                    await send({"type": "started", "fen": game.board.fen, "line": line})
                     running = asyncio.create_task(
                         _analyse(analyses, slot, game.board.copy(), lines, send)
                     )

@@ -58,14 +58,19 @@ class PositionMove(BaseModel):
     captured: list[Square]
 
 
+class LineMove(PositionMove):
+    fen: str
+    """The position after the move."""
+
+
 class PositionView(BaseModel):
     variant: str
     start_fen: str
     fen: str
     turn: str
     """The colour to move (``white``, ``black``, ``red``...)."""
-    line: list[str]
-    """The moves played, in the variant's own notation."""
+    line: list[LineMove]
+    """The moves played, in the variant's own notation (a forfeit has no path)."""
     legal_moves: list[PositionMove]
     result: str | None
     """Why the game is over at this position (None while it goes on)."""
@@ -93,17 +98,34 @@ def _play(game: Game, text: str) -> Move | Forfeit:
 def position(variant: str, fen: str | None, moves: list[str]) -> Game:
     """The game from ``fen`` (or the start) after ``moves``; BadRequest with the kernel's own
     reason for a position or a move it refuses."""
+    return _replay(variant, fen, moves)[0]
+
+
+def _replay(variant: str, fen: str | None, moves: list[str]) -> tuple[Game, list[LineMove]]:
+    """:func:`position`, and each move played with the position after it."""
     rules = _variant(variant)
     try:
         game = Game(rules, fen.strip() if fen and fen.strip() else None)
     except (FenError, ValueError) as error:
         raise BadRequest(f"impossible position: {error}") from None
+    line = []
     for text in moves:
-        _play(game, text)
-    return game
+        event = _play(game, text)
+        move = event if isinstance(event, Move) else None
+        line.append(
+            LineMove(
+                notation=event_text(event),
+                path=list(move.path) if move else [],
+                captured=list(move.captured) if move else [],
+                fen=game.board.fen,
+            )
+        )
+    return game, line
 
 
-def position_view(game: Game) -> PositionView:
+def position_view(variant: str, fen: str | None, moves: list[str]) -> PositionView:
+    """The position after ``moves`` as the page shows it."""
+    game, line = _replay(variant, fen, moves)
     board = game.board
     over = game.result is not None
     return PositionView(
@@ -111,7 +133,7 @@ def position_view(game: Game) -> PositionView:
         start_fen=game.start_fen,
         fen=board.fen,
         turn=PLAYER_NAMES[board.turn],
-        line=[_text(event) for event in game.events],
+        line=line,
         legal_moves=[]
         if over
         else [
@@ -122,7 +144,8 @@ def position_view(game: Game) -> PositionView:
     )
 
 
-def _text(event: Move | Forfeit) -> str:
+def event_text(event: Move | Forfeit) -> str:
+    """A move's notation, or a forfeit's word (``R:resigns``)."""
     return event.notation if isinstance(event, Move) else forfeit_text(event)
 
 
@@ -201,7 +224,7 @@ def _tree_line(nodes: list[Node], fen: str, variant: Variant, before: list[str])
         move = event if isinstance(event, Move) else None
         line.append(
             TreeMove(
-                notation=_text(event),
+                notation=event_text(event),
                 path=list(move.path) if move else [],
                 captured=list(move.captured) if move else [],
                 fen=game.board.fen,
