@@ -13,17 +13,13 @@ from playwright.sync_api import Page, expect
 
 from damier import Board
 from damier.notation.pdn import dump_pdn, read_pdn
-from tests.server.test_browser import (  # noqa: F401 (fixtures)
-    SCREENSHOTS,
-    Contexts,
-    browser,
-    cell,
-    click_move,
-    create_game,
-    people,
-    piece,
-    server,
-)
+from tests.server import test_browser as ui
+from tests.server.test_browser import SCREENSHOTS, Contexts, cell, click_move, create_game, piece
+
+# The fixtures of test_browser.py (its server, browser and one context per person).
+server = ui.server
+browser = ui.browser
+people = ui.people
 
 
 def open_board(page: Page, path: str = "/analysis/international") -> None:
