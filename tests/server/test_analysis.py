@@ -3,6 +3,8 @@ WebSocket (start, updates, stop, restart, limits)."""
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +16,7 @@ from starlette.testclient import WebSocketTestSession
 
 from damier import Board
 from damier.notation.pdn import dump_pdn, read_pdn
+from damier.server.services.analysis import ANALYSIS_NICENESS, Analyses
 from tests.server.conftest import AppFactory, another, sign_in
 
 
@@ -301,3 +304,28 @@ def test_multi_player_analysis(client: TestClient) -> None:
         assert frame["fen"] == Board("tripad").fen
         legal = {m.notation for m in Board("tripad").legal_moves}
         assert frame["lines"] and {line["pv"][0] for line in frame["lines"]} <= legal
+
+
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="thread priorities are Linux's")
+def test_analysis_threads_run_below_the_games() -> None:
+    """The analysis threads (and the engine's search thread each starts) are nicer than the
+    rest of the server, so the computer opponents' searches go first on a busy machine."""
+    analyses = Analyses()
+    try:
+
+        def niceness() -> tuple[int, int]:
+            inner: list[int] = []
+            thread = threading.Thread(
+                target=lambda: inner.append(
+                    os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+                )
+            )
+            thread.start()
+            thread.join()
+            return os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), inner[0]
+
+        own, started = analyses._executor.submit(niceness).result()
+    finally:
+        analyses.close()
+    base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert own == started == min(base + ANALYSIS_NICENESS, 19)

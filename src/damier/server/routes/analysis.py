@@ -110,7 +110,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
                 return
             raw = message.get("text") or message.get("bytes") or b""
             try:
-                if len(raw) > limit:
+                if len(raw.encode() if isinstance(raw, str) else raw) > limit:
                     raise BadRequest(f"message too large (over {limit} bytes)")
                 if not services.limiter.take(owner):
                     raise RateLimited("too many messages: slow down")

@@ -3,16 +3,17 @@ moves), PDN games with their variations as trees, and the engine's best lines st
 the search deepens.
 
 Engine analyses run in a thread pool of their own, apart from the computer opponents', with
-few threads: a live game's computer never waits behind an analysis. Each analysis holds a
-slot for its whole run; a player may hold ``per_player`` slots and the server ``workers``;
-a start beyond either is refused at once (no queue), and every analysis ends after
-``seconds`` at the latest.
+few threads at a lower priority: a live game's computer never waits behind an analysis.
+Each analysis holds a slot for its whole run; a player may hold ``per_player`` slots and the
+server ``workers``; a start beyond either is refused at once (no queue), and every analysis
+ends after ``seconds`` at the latest.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -315,7 +316,9 @@ class Analyses:
         self.seconds = seconds
         self.interval = interval
         """Least seconds between two updates sent to a page."""
-        self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="damier-analysis")
+        self._executor = ThreadPoolExecutor(
+            self.workers, thread_name_prefix="damier-analysis", initializer=_yield_to_games
+        )
         self._running: dict[str, int] = {}
         self._idle: dict[str, list[Engine]] = {}
         self._lock = threading.Lock()
@@ -430,6 +433,17 @@ class Analyses:
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+ANALYSIS_NICENESS = 10
+"""How much lower than the rest of the server the analysis threads run (Linux niceness)."""
+
+
+def _yield_to_games() -> None:
+    """Lower this thread's scheduling priority (the engine's search thread, started from
+    it, inherits it): on a busy machine the live games' computer moves go first."""
+    with contextlib.suppress(AttributeError, OSError):  # not Linux: same priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), ANALYSIS_NICENESS)
 
 
 def _frame(info: Info, board: Board, *, done: bool) -> dict[str, Any]:
