@@ -31,7 +31,7 @@ def tree_moves(page: Page) -> list[str]:
     return [text.strip() for text in page.locator("#moves .tree-move").all_inner_texts()]
 
 
-def put(page: Page, tool: str, *squares: int) -> None:
+def put(page: Page, tool: str, *squares: int | str) -> None:
     color, kind = tool.split()
     king = "true" if kind == "king" else "false"
     page.locator(f'#palette .tool[data-color="{color}"][data-king="{king}"]').click()
@@ -140,3 +140,35 @@ def test_a_finished_game_opens_on_the_analysis_board(people: Contexts) -> None:
     expect(page.locator('#moves .tree-move[aria-current="true"]')).to_have_text(
         re.compile(state["moves"][-1]["notation"])
     )
+
+
+def test_a_multi_player_board_in_the_editor_and_with_the_engine(people: Contexts) -> None:
+    page = people.page()
+    open_board(page, "/analysis/tripad")
+    start = Board("tripad")
+    expect(page.locator("svg.board g.piece")).to_have_count(36)
+    expect(page.locator("#to-move")).to_have_text("White to move")
+    page.click("#edit")
+    expect(page.locator("#palette .tool")).to_have_count(7)  # man and king of 3, and Remove
+    page.locator('#palette .tool[data-color="none"]').click()
+    cell(page, "Wa3").click()
+    put(page, "red king", "Rd4")
+    page.select_option("#editor-turn", "red")
+    page.click("#editor-done")  # 13 red pieces: refused by the kernel
+    expect(page.locator("#error")).to_contain_text("R has 13 pieces")
+    page.locator('#palette .tool[data-color="none"]').click()
+    cell(page, "Ra3").click()
+    page.click("#editor-done")
+    expect(page.locator("#editor")).to_be_hidden()
+    expect(page.locator("#to-move")).to_have_text("Red to move")
+    expect(piece(page, "Rd4")).to_have_attribute("data-king", "true")
+    expect(piece(page, "Wa3")).to_have_count(0)
+    fen = page.input_value("#fen")
+    board = Board("tripad", fen)
+    assert board.turn == 2 and len(board.legal_moves) > 0 and fen != start.fen
+    page.check("#engine-on")
+    expect(page.locator("#engine-lines li.engine-line")).to_have_count(3)
+    firsts = [text.split()[0] for text in page.locator("#engine-lines .pv").all_inner_texts()]
+    assert set(firsts) <= {m.notation for m in board.legal_moves}
+    page.locator("#engine-lines .pv").first.click()  # plays the engine's move
+    expect(page.locator("#moves .tree-move")).to_have_text([f"1. {firsts[0]}"])
