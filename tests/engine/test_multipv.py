@@ -86,6 +86,14 @@ def test_a_side_line_score_is_the_move_s_own_value() -> None:
         assert line.score == -reply.score
 
 
+def test_a_forced_move_is_the_only_line() -> None:
+    board = Board("international", "W:W28:B22,1")  # 28x17 is the only move
+    assert len(board.legal_moves) == 1
+    info = Engine("international", table_megabytes=4).search(board, depth=4, multipv=3)
+    assert_lines_sound(board, info, 3)
+    assert info.lines[0].pv[0] == board.legal_moves[0]
+
+
 def test_one_line_fills_no_lines_and_zero_lines_is_refused() -> None:
     engine = Engine("international", table_megabytes=4)
     assert engine.search(Board("international"), depth=2).lines == ()

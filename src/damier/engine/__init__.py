@@ -244,9 +244,13 @@ class Engine:
             raise ValueError(f"multipv must be at least 1, not {multipv}")
         with self._lock:
             if self._multi is not None:
-                yield from self._multi.iterate(board, time, depth, nodes, multipv)
-                return
-            yield from self._root(board, time, depth, nodes, multipv)
+                infos = self._multi.iterate(board, time, depth, nodes, multipv)
+            else:
+                infos = self._root(board, time, depth, nodes, multipv)
+            for info in infos:
+                if multipv > 1 and not info.lines and info.pv:  # a forced move: one line
+                    info = replace(info, lines=(info,))
+                yield info
 
     def _root(
         self,
