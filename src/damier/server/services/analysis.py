@@ -321,6 +321,7 @@ class Analyses:
         )
         self._running: dict[str, int] = {}
         self._idle: dict[str, list[Engine]] = {}
+        self._busy: set[Engine] = set()
         self._lock = threading.Lock()
 
     @property
@@ -419,19 +420,27 @@ class Analyses:
     def _engine(self, variant: Variant) -> Engine:
         with self._lock:
             idle = self._idle.get(variant.name)
-            if idle:
-                return idle.pop()
-        return Engine(variant, level=10, table_megabytes=8)
+            engine = idle.pop() if idle else None
+        if engine is None:
+            engine = Engine(variant, level=10, table_megabytes=8)
+        with self._lock:
+            self._busy.add(engine)
+        return engine
 
     def _give_back(self, engine: Engine) -> None:
         """Keep an engine for the next analysis of its variant (a few at most)."""
         with self._lock:
+            self._busy.discard(engine)
             self._idle.setdefault(engine.variant.name, []).append(engine)
             while sum(len(idle) for idle in self._idle.values()) > self.workers * 2:
                 longest = max(self._idle.values(), key=len)
                 longest.pop(0)
 
     def close(self) -> None:
+        """Stop every search (the process is stopping: its threads must end)."""
+        with self._lock:
+            for engine in self._busy:
+                engine.stop()
         self._executor.shutdown(wait=False, cancel_futures=True)
 
 
