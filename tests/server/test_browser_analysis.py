@@ -7,14 +7,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
-
-from playwright.sync_api import Page, expect
 
 from damier import Board
 from damier.notation.pdn import dump_pdn, read_pdn
-from tests.server import test_browser as ui
+from tests.server import test_browser as ui  # skips this module without playwright/chromium
 from tests.server.test_browser import SCREENSHOTS, Contexts, cell, click_move, create_game, piece
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
+
+expect = ui.expect
 
 # The fixtures of test_browser.py (its server, browser and one context per person).
 server = ui.server
