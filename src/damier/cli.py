@@ -284,13 +284,18 @@ def _analyse(args: argparse.Namespace) -> int:
         return 0
     engine = Engine(board.variant, level=args.level)
     time_limit = args.time if args.time is not None else (None if args.depth else 10.0)
-    for info in engine.analyse(board, time=time_limit, depth=args.depth):
-        pv = " ".join(m.notation for m in info.pv)
-        print(
-            f"depth {info.depth} score {_score_text(info.score, info.mate)} "
-            f"nodes {info.nodes} nps {info.nps} time {info.seconds:.2f} pv {pv}",
-            flush=True,
-        )
+    if args.multipv < 1:
+        print("--multipv must be at least 1", file=sys.stderr)
+        return 2
+    for info in engine.analyse(board, time=time_limit, depth=args.depth, multipv=args.multipv):
+        for number, line in enumerate(info.lines or (info,), 1):
+            pv = " ".join(m.notation for m in line.pv)
+            tag = f"multipv {number} " if args.multipv > 1 else ""
+            print(
+                f"depth {line.depth} {tag}score {_score_text(line.score, line.mate)} "
+                f"nodes {line.nodes} nps {line.nps} time {line.seconds:.2f} pv {pv}",
+                flush=True,
+            )
     return 0
 
 
@@ -503,6 +508,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--time", type=float, default=None, help="seconds")
     analyse.add_argument("--depth", type=int, default=None, help="plies")
     analyse.add_argument("--level", type=int, default=10, help="1-10")
+    analyse.add_argument("--multipv", type=int, default=1, help="best lines to show")
     analyse.set_defaults(run=_analyse)
 
     hub = commands.add_parser("hub", help="speak the Hub engine protocol on stdin/stdout")

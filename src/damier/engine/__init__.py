@@ -13,8 +13,8 @@ import queue
 import random
 import threading
 import time as clock
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -72,6 +72,9 @@ class Info:
     nodes: int
     seconds: float
     seldepth: int
+    lines: tuple[Info, ...] = ()
+    """With multi-PV: the best lines, this one first, ordered by score (each its own
+    :class:`Info`, with no lines of its own)."""
 
     @property
     def best_move(self) -> Move | None:
@@ -85,6 +88,14 @@ class Info:
 
 SearchResult = Info
 """The final :class:`Info` of a search."""
+
+
+def mate_in(score: int) -> int | None:
+    """The plies to a forced win (> 0) or loss (< 0) a score means, or None."""
+    if abs(score) <= MATE - 1000:
+        return None
+    plies = MATE - abs(score)
+    return plies if score > 0 else -plies
 
 
 def time_budget(remaining: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
@@ -127,6 +138,8 @@ class Engine:
         self._pst, self._extra = evaluation_tables(self.variant)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
+        self._lines_table: tuple[np.ndarray, np.ndarray] | None = None
+        """The transposition table of the multi-PV lines after the first (made when used)."""
         self._warm_up()
 
     def _warm_up(self) -> None:
@@ -160,6 +173,7 @@ class Engine:
         if self._multi is not None:
             return self._multi.clear()
         self._context.clear()
+        self._lines_table = None
 
     def search(
         self,
@@ -168,14 +182,16 @@ class Engine:
         time: float | None = None,
         depth: int | None = None,
         nodes: int | None = None,
+        multipv: int = 1,
     ) -> SearchResult:
         """The best move with its score and principal variation.
 
         Limits: ``time`` (seconds), ``depth`` (plies), ``nodes``; the level's bounds apply
-        too. With no limit at all the level's own bounds decide.
+        too. With no limit at all the level's own bounds decide. ``multipv`` above 1 fills
+        :attr:`Info.lines` with that many best lines (exact scores, so a slower search).
         """
         last = None
-        for info in self._iterate(board, time, depth, nodes):
+        for info in self._iterate(board, time, depth, nodes, multipv):
             last = info
         assert last is not None
         return last
@@ -187,14 +203,15 @@ class Engine:
         time: float | None = None,
         depth: int | None = None,
         nodes: int | None = None,
-    ) -> Iterator[Info]:
+        multipv: int = 1,
+    ) -> Generator[Info, None, None]:
         """The search's information after every iteration, as it comes (the search runs
-        in a background thread; :meth:`stop` ends it)."""
+        in a background thread; :meth:`stop` ends it); ``multipv`` as in :meth:`search`."""
         channel: queue.Queue[Info | BaseException | None] = queue.Queue()
 
         def work() -> None:
             try:
-                for info in self._iterate(board, time, depth, nodes):
+                for info in self._iterate(board, time, depth, nodes, multipv):
                     channel.put(info)
             except BaseException as error:  # handed to the consumer
                 channel.put(error)
@@ -214,18 +231,34 @@ class Engine:
     # -- the root ------------------------------------------------------------------
 
     def _iterate(
-        self, board: Board, time: float | None, depth: int | None, nodes: int | None
+        self,
+        board: Board,
+        time: float | None,
+        depth: int | None,
+        nodes: int | None,
+        multipv: int = 1,
     ) -> Iterator[Info]:
         if get_variant(board.variant) != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
+        if multipv < 1:
+            raise ValueError(f"multipv must be at least 1, not {multipv}")
         with self._lock:
             if self._multi is not None:
-                yield from self._multi.iterate(board, time, depth, nodes)
-                return
-            yield from self._root(board, time, depth, nodes)
+                infos = self._multi.iterate(board, time, depth, nodes, multipv)
+            else:
+                infos = self._root(board, time, depth, nodes, multipv)
+            for info in infos:
+                if multipv > 1 and not info.lines and info.pv:  # a forced move: one line
+                    info = replace(info, lines=(info,))
+                yield info
 
     def _root(
-        self, board: Board, time: float | None, depth: int | None, nodes: int | None
+        self,
+        board: Board,
+        time: float | None,
+        depth: int | None,
+        nodes: int | None,
+        multipv: int,
     ) -> Iterator[Info]:
         level = self.level
         max_depth = min(depth or level.depth, level.depth, MAX_PLY - 8)
@@ -251,7 +284,9 @@ class Engine:
         timer.daemon = True
         timer.start()
         try:
-            yield from self._deepen(board, sq, player, key, rows, moves, max_depth, started)
+            yield from self._deepen(
+                board, sq, player, key, rows, moves, max_depth, started, multipv
+            )
         finally:
             timer.cancel()
 
@@ -265,6 +300,7 @@ class Engine:
         moves: list[Move],
         max_depth: int,
         started: float,
+        multipv: int,
     ) -> Iterator[Info]:
         context, stats = self._context, self._context.stats
         t, pst, extra = self._tables, self._pst, self._extra
@@ -275,7 +311,6 @@ class Engine:
         if len(moves) == 1 and noise == 0:
             yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
             return
-        best_pv: tuple[Move, ...] = (moves[0],)
         for iteration in range(1, max_depth + 1):
             alpha, best, best_index = -INFINITY, -INFINITY, order[0]
             scores: dict[int, int] = {}
@@ -356,24 +391,86 @@ class Engine:
                 order.remove(best_index)
                 order.insert(0, best_index)
             best_pv = (moves[best_index], *self._pv_moves(board, moves[best_index], child_pv))
-            mate = None
-            if abs(best) > MATE - 1000:
-                plies = MATE - abs(best)
-                mate = plies if best > 0 else -plies
-            elapsed = clock.perf_counter() - started
-            yield Info(
+            info = Info(
                 iteration,
                 int(best),
-                mate,
+                mate_in(best),
                 best_pv,
                 int(stats[S_NODES]),
-                elapsed,
+                clock.perf_counter() - started,
                 int(stats[S_SELDEPTH]),
             )
+            if multipv > 1 and stats[S_STOP] == 0:
+                others = [i for i in order if i != best_index]
+                lines = self._other_lines(board, sq, key, rows, moves, others, info, multipv - 1)
+                if stats[S_STOP] == 1:  # the other lines are unfinished: keep the last ones
+                    break
+                info = replace(info, lines=(info, *lines))
+            yield info
             # The timer ends the search: each iteration, even unfinished, can only improve
             # on the last one, so the whole allowance is used.
-            if stats[S_STOP] == 1 or (mate is not None and iteration > abs(mate) + 2):
+            if stats[S_STOP] == 1 or (info.mate is not None and iteration > abs(info.mate) + 2):
                 break
+
+    def _other_lines(
+        self,
+        board: Board,
+        sq: np.ndarray,
+        key: int,
+        rows: np.ndarray,
+        moves: list[Move],
+        candidates: list[int],
+        main: Info,
+        count: int,
+    ) -> list[Info]:
+        """The ``count`` best lines after the main one, at its depth: the other root moves
+        searched above the ``count``-th best score so far (so the best get exact scores)
+        and at most the main line's score (a move the main search ranked lower is shown
+        level with it, never above).
+
+        This search has its own transposition table, killers and history, so that the
+        main line stays exactly what a single-line search finds."""
+        context, stats = self._context, self._context.stats
+        t, pst, extra = self._tables, self._pst, self._extra
+        following = (board.turn + 1) % int(t.rules[L.R_PLAYERS])
+        children = child_keys(t, rows, board.turn, following, key)
+        saved = (context.tt_keys, context.tt_data, context.killers.copy(), context.history.copy())
+        if self._lines_table is None:
+            self._lines_table = (np.zeros_like(context.tt_keys), np.zeros_like(context.tt_data))
+        context.tt_keys, context.tt_data = self._lines_table
+        scores: dict[int, int] = {}
+        found: dict[int, np.ndarray] = {}
+        alpha = -INFINITY
+        try:
+            for i in candidates:
+                make_move(t, sq, rows, i)
+                context.keys[0] = key
+                stats[S_HISTORY] = 0
+                score = -context.run(
+                    t, sq, following, children[i], main.depth - 1, 1, -main.score - 1, -alpha,
+                    pst, extra,
+                )  # fmt: skip
+                unmake_move(t, sq, rows, i)
+                if stats[S_STOP] == 1:
+                    return []
+                scores[i] = min(score, main.score)
+                if score > alpha:
+                    found[i] = context.pv[1, 1 : 1 + context.pv[1, 0]].copy()
+                if len(scores) >= count:
+                    alpha = sorted(scores.values(), reverse=True)[count - 1]
+        finally:
+            context.tt_keys, context.tt_data = saved[0], saved[1]
+            context.killers[:], context.history[:] = saved[2], saved[3]
+        best = sorted(found, key=lambda i: -scores[i])[:count]
+        return [
+            replace(
+                main,
+                score=scores[i],
+                mate=mate_in(scores[i]),
+                pv=(moves[i], *self._pv_moves(board, moves[i], found[i])),
+            )
+            for i in best
+        ]
 
     def _pv_moves(self, board: Board, first: Move, keys: np.ndarray | None) -> list[Move]:
         """The moves a principal variation's keys name, after ``first``."""

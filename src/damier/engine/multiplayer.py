@@ -27,6 +27,7 @@ import random
 import threading
 import time as clock
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -594,6 +595,8 @@ class MultiplayerSearch:
         entries = 1 << max(10, (table_megabytes * 1024 * 1024 // 40).bit_length() - 1)
         self.tt_keys = np.zeros(entries, dtype=np.uint64)
         self.tt_data = np.zeros((entries, 4), dtype=np.int64)
+        self._lines_table: tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64]] | None = None
+        """The transposition table of the multi-PV lines after the first (made when used)."""
         self.killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
         self.history = np.zeros((cells, cells), dtype=np.int64)
         self.keys = np.zeros(HISTORY + MAX_PLY + 1, dtype=np.uint64)
@@ -623,6 +626,7 @@ class MultiplayerSearch:
         self.tt_data[:] = 0
         self.killers[:] = 0
         self.history[:] = 0
+        self._lines_table = None
 
     def _child(
         self,
@@ -683,9 +687,14 @@ class MultiplayerSearch:
         return score
 
     def iterate(
-        self, board: Board, time: float | None, depth: int | None, nodes: int | None
+        self,
+        board: Board,
+        time: float | None,
+        depth: int | None,
+        nodes: int | None,
+        multipv: int = 1,
     ) -> Iterator[Info]:
-        """The search's information after every iteration (the same limits as
+        """The search's information after every iteration (the same limits and lines as
         :meth:`damier.engine.Engine.search`)."""
         level = self.level
         max_depth = min(depth or level.depth, level.depth, MAX_PLY - 8)
@@ -706,7 +715,7 @@ class MultiplayerSearch:
         timer.daemon = True
         timer.start()
         try:
-            yield from self._deepen(board, rows, list(legal), max_depth, budget, started)
+            yield from self._deepen(board, rows, list(legal), max_depth, budget, started, multipv)
         finally:
             timer.cancel()
 
@@ -718,6 +727,7 @@ class MultiplayerSearch:
         max_depth: int,
         budget: float,
         started: float,
+        multipv: int,
     ) -> Iterator[Info]:
         stats = self.stats
         sq = board.cells
@@ -757,10 +767,56 @@ class MultiplayerSearch:
             order.insert(0, best_index)
             teams_in = len({self.variant.team_of[p] for p in board.active_players})
             info = self._info(iteration, best, (moves[best_index],), started, teams_in)
+            if multipv > 1 and stats[S_STOP] == 0:
+                others = [i for i in order if i != best_index]
+                found = self._other_lines(
+                    sq, player, active, rows, others, iteration, best, multipv - 1
+                )
+                if stats[S_STOP] == 1:  # the other lines are unfinished: keep the last ones
+                    break
+                lines = [self._info(iteration, u, (moves[i],), started, teams_in) for i, u in found]
+                info = replace(info, lines=(info, *lines))
             yield info
             won_or_lost = info.mate is not None and iteration > abs(info.mate) + 2
             if stats[S_STOP] == 1 or won_or_lost or info.seconds > budget * 0.5:
                 break
+
+    def _other_lines(
+        self,
+        sq: npt.NDArray[np.int8],
+        player: int,
+        active: int,
+        rows: npt.NDArray[np.int32],
+        candidates: list[int],
+        depth: int,
+        best: int,
+        count: int,
+    ) -> list[tuple[int, int]]:
+        """(root move, utility) of the ``count`` best moves after the main one, at its
+        depth, as :meth:`damier.engine.Engine._other_lines` finds them: above the
+        ``count``-th best so far, at most the main line's value, with a transposition
+        table, killers and history of their own (the main line stays the single line's)."""
+        saved = (self.tt_keys, self.tt_data, self.killers.copy(), self.history.copy())
+        if self._lines_table is None:
+            self._lines_table = (np.zeros_like(self.tt_keys), np.zeros_like(self.tt_data))
+        self.tt_keys, self.tt_data = self._lines_table
+        scores: dict[int, int] = {}
+        exact: list[int] = []
+        bound = -INFINITY
+        try:
+            for i in candidates:
+                score = self._child(sq, player, active, rows, i, depth - 1, bound, INFINITY)
+                if self.stats[S_STOP] == 1:
+                    return []
+                scores[i] = min(score, best)
+                if score > bound:
+                    exact.append(i)
+                if len(scores) >= count:
+                    bound = sorted(scores.values(), reverse=True)[count - 1]
+        finally:
+            self.tt_keys, self.tt_data = saved[0], saved[1]
+            self.killers[:], self.history[:] = saved[2], saved[3]
+        return [(i, scores[i]) for i in sorted(exact, key=lambda i: -scores[i])[:count]]
 
     @staticmethod
     def _history_keys(board: Board) -> list[int]:

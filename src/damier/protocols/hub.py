@@ -9,6 +9,10 @@ and the engine keeps running.
 Positions are ``pos pos=<side><one letter per square: w b W B e>`` with optional
 ``moves="32-28 19-23"``; moves are written ``32-28`` or, for captures, ``from x to`` followed
 by the captured squares in increasing order (``28x19x23``), and read in any order.
+
+Hub defines no multi-PV: Damier declares its own parameter ``multipv`` (1 by default, which
+leaves the output as Scan writes it). Above 1, every iteration writes one ``info`` line per
+line, best first, each with a ``multipv=<rank>`` field a GUI that knows it can read.
 """
 
 from __future__ import annotations
@@ -32,6 +36,9 @@ HUB_VARIANTS = {
     "losing": "international-giveaway",
 }
 """Scan's variant names and Damier's; Damier's own names are accepted too."""
+
+MAX_MULTIPV = 10
+"""The most lines the ``multipv`` parameter asks for."""
 
 PIECES = {"e": 0, "w": 1, "W": 2, "b": 3, "B": 4}
 
@@ -119,6 +126,7 @@ class HubEngine:
         self._lock = threading.Lock()
         self.variant = get_variant(variant)
         self.level = level
+        self.multipv = 1
         self.engine: Engine | None = None
         self.board = Board(self.variant)
         self.limits = Limits()
@@ -153,6 +161,7 @@ class HubEngine:
         values = " ".join(HUB_VARIANTS)
         self.write(f'param name=variant value=normal type=enum values="{values}"')
         self.write("param name=level value=10 type=int min=1 max=10")
+        self.write(f"param name=multipv value=1 type=int min=1 max={MAX_MULTIPV}")
         self.write("wait")
 
     def _init(self, rest: str) -> None:
@@ -171,6 +180,10 @@ class HubEngine:
                 raise HubError("level must be 1-10")
             self.level = int(value)
             self.engine = None
+        elif name == "multipv":
+            if not value.isdigit() or not 1 <= int(value) <= MAX_MULTIPV:
+                raise HubError(f"multipv must be 1-{MAX_MULTIPV}")
+            self.multipv = int(value)
         else:
             raise HubError(f"unknown parameter {name!r}")
 
@@ -237,18 +250,23 @@ class HubEngine:
         if limits.infinite or mode != "think":
             seconds = 3600.0 * 24
         best = None
-        for info in engine.analyse(board, time=seconds, depth=limits.depth, nodes=limits.nodes):
+        multipv = self.multipv
+        for info in engine.analyse(
+            board, time=seconds, depth=limits.depth, nodes=limits.nodes, multipv=multipv
+        ):
             best = info
-            pv = " ".join(hub_move(m) for m in info.pv)
-            # Scan writes the end of the game n plies away as +/-(100 - n/100) ("99.xx"),
-            # which is how pydraughts and Hub read a forced win or loss back.
-            score = info.score
-            if info.mate is not None:
-                score = 10000 - info.mate if info.mate > 0 else -10000 - info.mate
-            self.write(
-                f"info depth={info.depth} score={score / 100:.2f} nodes={info.nodes} "
-                f'time={info.seconds:.2f} nps={info.nps / 1e6:.2f} pv="{pv}"'
-            )
+            for rank, line in enumerate(info.lines or (info,), 1):
+                pv = " ".join(hub_move(m) for m in line.pv)
+                # Scan writes the end of the game n plies away as +/-(100 - n/100) ("99.xx"),
+                # which is how pydraughts and Hub read a forced win or loss back.
+                score = line.score
+                if line.mate is not None:
+                    score = 10000 - line.mate if line.mate > 0 else -10000 - line.mate
+                tag = f"multipv={rank} " if multipv > 1 else ""
+                self.write(
+                    f"info {tag}depth={line.depth} score={score / 100:.2f} nodes={line.nodes} "
+                    f'time={line.seconds:.2f} nps={line.nps / 1e6:.2f} pv="{pv}"'
+                )
             if stop.is_set():
                 break
         done = "done"

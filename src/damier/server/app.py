@@ -19,9 +19,19 @@ from damier.game import Game
 from damier.rules import Variant, register_variant
 from damier.rules.variant_file import load_variant_file
 from damier.server.rooms import RedisRooms, Rooms
-from damier.server.routes import accounts, games, matches, pages, review, session, variants
+from damier.server.routes import (
+    accounts,
+    analysis,
+    games,
+    matches,
+    pages,
+    review,
+    session,
+    variants,
+)
 from damier.server.routes.pages import STATIC
 from damier.server.security import BodyLimit
+from damier.server.services.analysis import Analyses
 from damier.server.services.computer import ComputerPool
 from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
@@ -73,6 +83,9 @@ def create_app(
             now=now,
         )
         app.state.services = services
+        app.state.analyses = Analyses(
+            settings.analysis_workers, settings.analysis_per_player, settings.analysis_seconds
+        )
         ticker = asyncio.create_task(_clock_ticker(services), name="damier-clocks")
         await resume_computer_games(services=services)
         try:
@@ -81,6 +94,7 @@ def create_app(
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            app.state.analyses.close()
             await services.close()
             await rooms.stop()
             await database.close()
@@ -117,6 +131,7 @@ def create_app(
     app.include_router(games.router)
     app.include_router(review.router)
     app.include_router(matches.router)
+    app.include_router(analysis.router)
     app.include_router(ws_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

@@ -47,6 +47,13 @@ class Settings(BaseSettings):
     """Threads searching computer moves (the cap per process)."""
     engine_seconds: float = 1.0
     """Longest think of the computer per move (the level's own limit may be lower)."""
+    analysis_workers: int = 1
+    """Engine analyses (the analysis board) running at once in the whole process; more are
+    refused. They have threads of their own, apart from the computer opponents'."""
+    analysis_per_player: int = 1
+    """Engine analyses one player (or, without a session, one address) may run at once."""
+    analysis_seconds: float = 30.0
+    """Longest run of one analysis (the page starts it again on the next position)."""
     clock_tick: float = 0.5
     """Seconds between two checks for flag falls."""
     match_pause: float = 30.0

@@ -1,4 +1,5 @@
-"""The browser pages: the lobby, a game, a match, a variant's rules (files of ``static/``)."""
+"""The browser pages: the lobby, a game, a match, the analysis board, a variant's rules
+(files of ``static/``)."""
 
 from __future__ import annotations
 
@@ -38,6 +39,11 @@ async def game_page(game_id: str) -> Response:
 @router.get("/matches/{match_id}")
 async def match_page(match_id: str) -> Response:
     return _page("match.html")
+
+
+@router.get("/analysis/{variant}")
+async def analysis_page(variant: str) -> Response:
+    return _page("analysis.html")
 
 
 @router.get("/rules/{variant}")

@@ -409,6 +409,13 @@ function renderStatus() {
   status.classList.toggle("finished", state.status === "finished");
 }
 
+/** The analysis board on this game: its start and moves (forfeits are not moves). */
+function analysisUrl(game) {
+  const params = new URLSearchParams({ fen: game.start_fen });
+  params.set("line", game.moves.map((move) => move.notation).join(" "));
+  return `/analysis/${encodeURIComponent(game.variant)}?${params}`;
+}
+
 function renderActions() {
   const playing = state.status === "playing";
   const player = inGame();
@@ -430,6 +437,8 @@ function renderActions() {
   $("rematch-link").hidden = !rematchId;
   if (rematchId) $("rematch-link").href = `/games/${encodeURIComponent(rematchId)}`;
   $("pdn").href = api.pdnUrl(state.id);
+  $("analyse").hidden = state.status !== "finished";
+  $("analyse").href = analysisUrl(state);
   $("pdn").setAttribute("download", `damier-${state.id}.pdn`);
   $("move-form").hidden = !myTurn();
   const list = $("legal-moves");

@@ -1,0 +1,186 @@
+"""The analysis board's API: positions (``POST /api/analysis/position``), PDN trees in and
+out (``/api/analysis/pdn``, ``/api/analysis/pdn/export``), and the engine's lines over the
+WebSocket ``/ws/analysis``.
+
+Socket messages from the page: ``{"type": "start", "variant", "fen", "moves", "lines"}``
+(a new start replaces the socket's running analysis), ``{"type": "stop"}``,
+``{"type": "ping"}``. The server answers ``started`` (with the position), ``analysis``
+frames as the search deepens (the last with ``done: true``), ``stopped``, ``pong``, or an
+``error`` frame with the reason; the socket stays open after an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.responses import PlainTextResponse, Response
+from pydantic import ValidationError
+
+from damier.board import Board
+from damier.server.deps import RateLimit
+from damier.server.security import COOKIE
+from damier.server.services.analysis import (
+    Analyses,
+    PdnText,
+    PdnTree,
+    PositionRequest,
+    PositionView,
+    Slot,
+    event_text,
+    pdn_tree,
+    position,
+    position_view,
+    tree_pdn,
+)
+from damier.server.services.context import Services
+from damier.server.services.errors import BadRequest, RateLimited, ServiceError
+from damier.server.ws import _same_origin
+
+router = APIRouter(tags=["analysis"])
+
+MAX_LINES = 5
+"""Most engine lines a page may ask for."""
+
+
+@router.post("/api/analysis/position", response_model=PositionView, dependencies=[RateLimit])
+async def analysis_position(request: PositionRequest) -> PositionView:
+    return position_view(request.variant, request.fen, request.moves)
+
+
+@router.post("/api/analysis/pdn", response_model=PdnTree, dependencies=[RateLimit])
+async def read_pdn_tree(request: PdnText) -> PdnTree:
+    return pdn_tree(request.pdn, request.variant)
+
+
+@router.post("/api/analysis/pdn/export", response_class=PlainTextResponse, dependencies=[RateLimit])
+async def write_pdn_tree(tree: PdnTree) -> Response:
+    return PlainTextResponse(
+        tree_pdn(tree),
+        media_type="application/x-chess-pdn",
+        headers={"Content-Disposition": 'attachment; filename="damier-analysis.pdn"'},
+    )
+
+
+@router.websocket("/ws/analysis")
+async def analysis_socket(websocket: WebSocket) -> None:
+    services: Services = websocket.app.state.services
+    analyses: Analyses = websocket.app.state.analyses
+    if not _same_origin(websocket):
+        await websocket.close(code=1008, reason="cross-origin socket")
+        return
+    player_id = services.signer.read(websocket.cookies.get(COOKIE))
+    client = websocket.client.host if websocket.client is not None else "unknown"
+    owner = f"player:{player_id}" if player_id else f"host:{client}"
+    await websocket.accept()
+    outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    sender = asyncio.create_task(_send_frames(websocket, outbox))
+    running: asyncio.Task[None] | None = None
+    slot: Slot | None = None
+
+    async def send(frame: dict[str, Any]) -> None:
+        await outbox.put(frame)
+
+    async def stop() -> None:
+        """End the socket's analysis and wait for its slot to be free again."""
+        nonlocal running, slot
+        if running is not None:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running
+            running = None
+        if slot is not None:
+            if not slot.searching:  # cancelled before it began
+                slot.release()
+            await slot.released.wait()
+            slot = None
+
+    try:
+        limit = services.settings.max_message_bytes
+        while True:
+            try:
+                message = await websocket.receive()
+            except WebSocketDisconnect:
+                return
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text") or message.get("bytes") or b""
+            try:
+                if len(raw.encode() if isinstance(raw, str) else raw) > limit:
+                    raise BadRequest(f"message too large (over {limit} bytes)")
+                if not services.limiter.take(owner):
+                    raise RateLimited("too many messages: slow down")
+                kind, data = _parse(raw)
+                if kind == "ping":
+                    await send({"type": "pong"})
+                elif kind == "stop":
+                    await stop()
+                    await send({"type": "stopped"})
+                elif kind == "start":
+                    request, lines = _start_request(data)
+                    game = position(request.variant, request.fen, request.moves)
+                    await stop()
+                    slot = analyses.reserve(owner)
+                    line = [event_text(event) for event in game.events]
+                    await send({"type": "started", "fen": game.board.fen, "line": line})
+                    running = asyncio.create_task(
+                        _analyse(analyses, slot, game.board.copy(), lines, send)
+                    )
+                else:
+                    raise BadRequest(f"unknown message type {kind[:32]!r}")
+            except ServiceError as error:
+                await send({"type": "error", "message": error.detail})
+    finally:
+        await stop()
+        sender.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await sender
+
+
+async def _analyse(
+    analyses: Analyses,
+    slot: Slot,
+    board: Board,
+    lines: int,
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
+    try:
+        await analyses.run(slot, board, lines, send)
+    except asyncio.CancelledError:
+        raise
+    except Exception as error:  # a failed search: the page hears of it, the socket stays
+        await send({"type": "error", "message": f"the analysis failed: {error}"})
+
+
+async def _send_frames(websocket: WebSocket, outbox: asyncio.Queue[dict[str, Any]]) -> None:
+    while True:
+        await websocket.send_text(json.dumps(await outbox.get()))
+
+
+def _parse(raw: str | bytes) -> tuple[str, dict[str, Any]]:
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise BadRequest("malformed message: not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadRequest('malformed message: expected {"type": ...}')
+    return data["type"], data
+
+
+def _start_request(data: dict[str, Any]) -> tuple[PositionRequest, int]:
+    lines = data.get("lines", 3)
+    if not isinstance(lines, int) or isinstance(lines, bool) or not 1 <= lines <= MAX_LINES:
+        raise BadRequest(f'"lines" must be 1-{MAX_LINES}')
+    try:
+        request = PositionRequest.model_validate(
+            {key: data[key] for key in ("variant", "fen", "moves") if key in data}
+        )
+    except ValidationError as error:
+        problem = error.errors()[0]
+        where = ".".join(str(part) for part in problem.get("loc", ()))
+        raise BadRequest(f"{where}: {problem.get('msg', 'invalid')}") from None
+    return request, lines
