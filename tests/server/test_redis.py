@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import AppFactory, another, open_game, sign_in
+from tests.server.conftest import AppFactory, another, open_game, receive, sign_in
 
 pytest.importorskip("redis")
 
@@ -70,11 +70,11 @@ def test_a_move_on_one_server_reaches_a_socket_on_the_other(
         sign_in(bob, "Bob")
         state = open_game(one, bob)
         with two.websocket_connect(f"/ws/games/{state['id']}") as spectator:
-            assert spectator.receive_json()["game"]["ply"] == 0
+            assert receive(spectator)["game"]["ply"] == 0
             move = state["legal_moves"][0]["notation"]
             answer = one.post(f"/api/games/{state['id']}/moves", json={"move": move, "ply": 0})
             assert answer.status_code == 200
-            frame = spectator.receive_json()
+            frame = receive(spectator)
             assert frame["type"] == "state"
             assert frame["game"]["ply"] == 1
             assert frame["game"]["you"] is None

@@ -19,7 +19,7 @@ from damier.game import Game
 from damier.rules import Variant, register_variant
 from damier.rules.variant_file import load_variant_file
 from damier.server.rooms import RedisRooms, Rooms
-from damier.server.routes import accounts, games, pages, review, session, variants
+from damier.server.routes import accounts, games, pages, review, session, table, variants
 from damier.server.routes.pages import STATIC
 from damier.server.security import BodyLimit
 from damier.server.services.computer import ComputerPool
@@ -112,6 +112,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(games.router)
     app.include_router(review.router)
+    app.include_router(table.router)
     app.include_router(ws_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

@@ -1,9 +1,10 @@
 """Game rooms: each game's live WebSockets, and the fan-out of its state to them.
 
 A published state is the game as everyone sees it, encoded to JSON once; each connection's
-frame adds its own ``you``. Without Redis the fan-out stays in the process. With
-``DAMIER_REDIS_URL`` every state goes through a Redis channel and every process delivers it
-to its own sockets, so any process can serve any game.
+frame adds its own ``you``. A :class:`Notice` (a chat message, who is connected) goes to
+all of a game's sockets, to its players' or to the others'. Without Redis the fan-out stays
+in the process. With ``DAMIER_REDIS_URL`` every state and notice goes through a Redis
+channel and every process delivers it to its own sockets, so any process can serve any game.
 """
 
 from __future__ import annotations
@@ -12,12 +13,17 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 log = logging.getLogger("damier.server")
 
 CHANNEL_PREFIX = "damier:game:"
+NOTICE_PREFIX = "damier:notice:"
+KEPT_NOTICES = 50
+"""Chat messages kept per game for the sockets that open later (in each process)."""
+KEPT_GAMES = 1_000
 
 
 @dataclass
@@ -55,6 +61,35 @@ class State:
         return cls(int(version), tuple((id_, color) for id_, color in seats), game)
 
 
+Audience = Literal["all", "players", "spectators"]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A frame (JSON text) for the sockets of ``audience``: every one, those of the
+    ``players`` (the seated player ids), or the others'; ``kept`` ones (chat) are replayed
+    to the sockets that open later."""
+
+    frame: str
+    audience: Audience = "all"
+    players: tuple[str, ...] = ()
+    kept: bool = False
+
+    def for_(self, player_id: str | None) -> bool:
+        if self.audience == "all":
+            return True
+        seated = player_id is not None and player_id in self.players
+        return seated == (self.audience == "players")
+
+    def encode(self) -> str:
+        return json.dumps([self.frame, self.audience, self.players, self.kept])
+
+    @classmethod
+    def decode(cls, payload: str | bytes) -> Notice:
+        frame, audience, players, kept = json.loads(payload)
+        return cls(frame, audience, tuple(players), bool(kept))
+
+
 class Connection:
     """One WebSocket's outbox: frames (JSON text) wait in a bounded queue that a sender task
     drains. A client too slow to keep up loses its oldest frames (the newest state wins)."""
@@ -66,6 +101,10 @@ class Connection:
 
     def send(self, frame: dict[str, Any]) -> None:
         self._put(json.dumps(frame))
+
+    def notify(self, text: str) -> None:
+        """Queue a frame already encoded."""
+        self._put(text)
 
     def _put(self, text: str) -> None:
         while True:
@@ -90,6 +129,7 @@ class Rooms:
 
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
+        self._kept: OrderedDict[str, deque[Notice]] = OrderedDict()
 
     def join(self, game_id: str, connection: Connection) -> None:
         self._rooms.setdefault(game_id, set()).add(connection)
@@ -103,6 +143,29 @@ class Rooms:
 
     def watchers(self, game_id: str) -> int:
         return len(self._rooms.get(game_id, ()))
+
+    def connections(self, game_id: str) -> list[Connection]:
+        """The game's sockets in this process."""
+        return list(self._rooms.get(game_id, ()))
+
+    def kept(self, game_id: str, player_id: str | None) -> list[str]:
+        """The kept notices (the chat so far) that ``player_id`` may read, oldest first."""
+        return [n.frame for n in self._kept.get(game_id, ()) if n.for_(player_id)]
+
+    async def notify(self, game_id: str, notice: Notice) -> None:
+        """Send a notice to the game's sockets of its audience."""
+        self._notice(game_id, notice)
+
+    def _notice(self, game_id: str, notice: Notice) -> None:
+        if notice.kept:
+            kept = self._kept.setdefault(game_id, deque(maxlen=KEPT_NOTICES))
+            kept.append(notice)
+            self._kept.move_to_end(game_id)
+            while len(self._kept) > KEPT_GAMES:
+                self._kept.popitem(last=False)
+        for connection in list(self._rooms.get(game_id, ())):
+            if notice.for_(connection.player_id):
+                connection.notify(notice.frame)
 
     async def publish(self, game_id: str, state: State) -> None:
         """Send a game's new state to every socket of the game."""
@@ -144,11 +207,14 @@ class RedisRooms(Rooms):
     async def publish(self, game_id: str, state: State) -> None:
         await self._redis.publish(CHANNEL_PREFIX + game_id, state.encode())
 
+    async def notify(self, game_id: str, notice: Notice) -> None:
+        await self._redis.publish(NOTICE_PREFIX + game_id, notice.encode())
+
     async def _listen(self) -> None:
         while True:
             try:
                 async with self._redis.pubsub() as pubsub:
-                    await pubsub.psubscribe(CHANNEL_PREFIX + "*")
+                    await pubsub.psubscribe(CHANNEL_PREFIX + "*", NOTICE_PREFIX + "*")
                     self._ready.set()
                     async for message in pubsub.listen():
                         if message.get("type") != "pmessage":
@@ -156,8 +222,12 @@ class RedisRooms(Rooms):
                         channel = message["channel"]
                         if isinstance(channel, bytes):
                             channel = channel.decode()
-                        state = State.decode(message["data"])
-                        self._deliver(channel[len(CHANNEL_PREFIX) :], state)
+                        if channel.startswith(NOTICE_PREFIX):
+                            notice = Notice.decode(message["data"])
+                            self._notice(channel[len(NOTICE_PREFIX) :], notice)
+                        else:
+                            state = State.decode(message["data"])
+                            self._deliver(channel[len(CHANNEL_PREFIX) :], state)
             except asyncio.CancelledError:
                 raise
             except Exception:  # the connection dropped: subscribe again

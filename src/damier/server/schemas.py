@@ -97,6 +97,13 @@ class GameState(BaseModel):
     server_time: float
     rematch: str | None = None
     """The id of the rematch of this game, once one is asked for."""
+    first_move_deadline: float | None = None
+    """While a player has yet to make his first move: when the game is aborted if he does
+    not (no clock runs before a player's first move)."""
+    takeback_offer: Color | None = None
+    """The player whose takeback request stands."""
+    takebacks: bool = True
+    """Whether takebacks are allowed should the game be rated (unrated games allow them)."""
 
 
 class GameSummary(BaseModel):
@@ -198,6 +205,9 @@ class NewGame(_Strict):
     more than two players (``opponent``, ``level`` and ``color`` are then unused)."""
     fen: str | None = Field(None, max_length=2000)
     """A start position other than the variant's."""
+    takebacks: bool = True
+    """Whether takebacks are allowed if the game is rated (unrated games always allow
+    them)."""
 
 
 class JoinRequest(_Strict):
@@ -212,3 +222,11 @@ class MoveRequest(_Strict):
 
 class DrawRequest(_Strict):
     action: Literal["offer", "accept", "decline"]
+
+
+class TakebackRequest(_Strict):
+    action: Literal["propose", "accept", "decline"]
+
+
+class ClaimRequest(_Strict):
+    result: Literal["win", "draw"]

@@ -45,6 +45,7 @@ async def create_game(body: NewGame, services: ServicesDep, player: PlayerDep) -
         clock=body.clock,
         seats=body.seats,
         fen=body.fen,
+        takebacks=body.takebacks,
     )
 
 

@@ -32,7 +32,7 @@ from damier.server.schemas import COLORS, GameState, GameSummary, SeatChoice
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from damier.server.services.players import new_id
-from damier.server.services.ratings import rate_game
+from damier.server.services.ratings import ABORTED, rate_game
 from damier.server.services.views import (
     Sitter,
     ranking_of,
@@ -66,25 +66,48 @@ async def _row(session: AsyncSession, game_id: str, *, for_update: bool = False)
     return row
 
 
-def _start_clock(game: Game, control: str | None, at: float, services: Services) -> None:
-    """Attach a clock, one time per player, started at ``at`` for the player to move."""
+def _start_clock(
+    game: Game, control: str | None, at: float, services: Services, times: list[float] | None
+) -> None:
+    """Attach a clock, one time per player (``times``, or the control's), started at ``at``
+    for the player to move."""
     if control is None:
         return
     parsed = parse_clock(control, now=services.now)
     if parsed is not None:
         clock = Clock(parsed.control, game.variant.players, services.now)
+        if times is not None:
+            clock.set_times(times)
         clock.start(at=at, player=game.board.turn)
         game.clock = clock
+
+
+def first_moves_made(game: Game) -> bool:
+    """Whether every player still in has made his first move (the moves of the first round
+    come in turn order, and a player out before moving has none)."""
+    return game.ply >= len(game.board.active_players)
+
+
+def _clock_due(row: GameRow, game: Game, at: float, services: Services) -> None:
+    """Start the clock when it is due: at the move that makes every player's first move (no
+    clock runs before a player's first move), or where a takeback left it."""
+    if game.clock is not None or row.clock_control is None or row.started is None:
+        return
+    if row.clock_base_ply is None:
+        if first_moves_made(game):
+            _start_clock(game, row.clock_control, at, services, None)
+    elif game.ply == row.clock_base_ply and row.clock_base_at is not None:
+        times = [row.clock_base_white or 0.0, row.clock_base_black or 0.0]
+        _start_clock(game, row.clock_control, row.clock_base_at, services, times)
 
 
 def _rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
     """The game of a row, by replaying its stored moves and forfeits (resignations and
     time-outs of a game of more players) in their order, at their stored times."""
     game = Game(row.variant, fen=row.start_fen)
-    if row.started is not None:
-        _start_clock(game, row.clock_control, row.started, services)
     forfeits = {seat.forfeit_index: seat for seat in row.seats if seat.forfeit_index is not None}
     pending = iter(moves)
+    _clock_due(row, game, row.started or 0.0, services)
     for index in range(len(moves) + len(forfeits)):
         seat = forfeits.get(index)
         if seat is not None:
@@ -92,6 +115,7 @@ def _rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
         else:
             move = next(pending)
             game.push(move.notation, at=move.at)
+            _clock_due(row, game, move.at, services)
     if row.status == "finished" and game.result is None:
         if row.players == 2:
             game.result = Result(row.result_winner, row.result_reason or "")
@@ -116,14 +140,24 @@ async def _game(services: Services, session: AsyncSession, row: GameRow) -> Game
     return game
 
 
-def _stored(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    """The row's columns that follow from the game's state at ``now``."""
+def _stored(row: GameRow, game: Game, now: float, first_move: float) -> dict[str, Any]:
+    """The row's columns that follow from the game's state at ``now``; ``first_move`` is
+    the time a player has for his first move."""
     values: dict[str, Any] = {"ply": game.ply, "draw_offer": game.draw_offer, "updated": now}
+    moved = game.ply != row.ply
+    values["takeback_offer"] = None if moved else row.takeback_offer
+    if game.result is None and row.status == "playing" and not first_moves_made(game):
+        # Waiting for a player's first move: the game is aborted at flag_at.
+        if game.clock is None and (moved or row.flag_at is None):
+            values["flag_at"] = now + first_move
+    else:
+        values["flag_at"] = None
     if game.result is not None and row.status != "finished":
+        aborted = game.result.reason == ABORTED
         values.update(
             status="finished",
             finished=now,
-            result_pdn=game.result.pdn,
+            result_pdn="*" if aborted else game.result.pdn,
             result_winner=game.result.winner,
             result_reason=game.result.reason,
             draw_offer=None,
@@ -139,9 +173,10 @@ def _stored(row: GameRow, game: Game, now: float) -> dict[str, Any]:
     return values
 
 
-def _store(row: GameRow, game: Game, now: float) -> None:
+def _store(row: GameRow, game: Game, now: float, services: Services) -> None:
     """Copy the game's state into its row."""
-    for column, value in _stored(row, game, now).items():
+    first_move = services.settings.first_move_seconds
+    for column, value in _stored(row, game, now, first_move).items():
         setattr(row, column, value)
     if row.status == "finished":
         game.draw_offer = None
@@ -218,7 +253,7 @@ async def _change(
                             game_id=game_id, ply=ply, notation=game.moves[ply - 1].notation, at=now
                         )
                     )
-                _store(row, game, now)
+                _store(row, game, now, services)
                 if row.status == "finished" and not finished:
                     await rate_game(session, row, now)
                 await session.flush()
@@ -242,9 +277,13 @@ async def _change(
 
 def _time_out(row: GameRow, game: Game, now: float) -> Conflict | None:
     """Apply a fallen flag before anything else: the game is lost on time (two players) or
-    the player to move is out (more players); the refusal of the request that found it."""
+    the player to move is out (more players), or aborted when a player has not made his
+    first move in time; the refusal of the request that found it."""
     if row.status != "playing" or game.result is not None:
         return None
+    if game.clock is None and row.flag_at is not None and row.flag_at <= now:
+        game.adjudicate(None, ABORTED)
+        return Conflict(f"the game is aborted: {PLAYER_NAMES[game.board.turn]} did not move")
     mover, events = game.board.turn, len(game.events)
     if game.check_time(now) is None and len(game.events) == events:
         return None
@@ -358,6 +397,7 @@ def _new_row(
     control: str | None,
     now: float,
     services: Services,
+    takebacks: bool = True,
 ) -> GameRow:
     """A new game's row with its seats; it starts at once when no seat is open (and then
     the game's clock starts too)."""
@@ -374,6 +414,7 @@ def _new_row(
         ply=0,
         created=now,
         updated=now,
+        takebacks=takebacks,
     )
     if players != 2:
         row.seats = [SeatRow(seat=seat, kind="human") for seat in range(players)]
@@ -382,8 +423,7 @@ def _new_row(
     if not _open_seats(row):
         row.status = "playing"
         row.started = now
-        _start_clock(game, control, now, services)
-    _store(row, game, now)
+    _store(row, game, now, services)
     return row
 
 
@@ -398,6 +438,7 @@ async def create_game(
     clock: str | None,
     seats: list[SeatChoice] | None = None,
     fen: str | None = None,
+    takebacks: bool = True,
 ) -> GameState:
     """A new game: against the computer (it starts at once) or with seats open for anyone
     to join; a game of more players names every seat's occupant."""
@@ -411,7 +452,14 @@ async def create_game(
         if player is None:
             raise Forbidden("unknown player: start a session first")
         sitting = [_sitter(choice, player) for choice in choices]
-        row = _new_row(game=game, sitting=sitting, control=control, now=now, services=services)
+        row = _new_row(
+            game=game,
+            sitting=sitting,
+            control=control,
+            now=now,
+            services=services,
+            takebacks=takebacks,
+        )
         session.add(row)
         await session.flush()
         version = row.version
@@ -470,7 +518,6 @@ async def join_game(
         if len(free) == 1:
             row.status = "playing"
             row.started = now
-            _start_clock(game, row.clock_control, now, services)
         return None
 
     return await _change(services, game_id, join, player_id)
@@ -509,6 +556,7 @@ async def play_move(
             raise BadRequest(str(error)) from None
         except ValueError as error:
             raise BadRequest(str(error)) from None
+        _clock_due(row, game, now, services)
 
     async def play(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         push(row, game, now)
@@ -550,8 +598,8 @@ async def _play_live(
         return None  # games of more players keep seats and forfeits: the full path
     row, game, version = live.row, live.game, live.version
     now = services.now()
-    if game.clock is not None and game.clock.flagged(now) is not None:
-        return None
+    if row.flag_at is not None and row.flag_at <= now:
+        return None  # a flag fell or the first move came too late
     try:
         push(row, game, now)
     except ServiceError:
@@ -559,7 +607,7 @@ async def _play_live(
     if game.result is not None:
         services.forget(game_id)  # the ending move is played again on the stored game
         return None
-    values = _stored(row, game, now)
+    values = _stored(row, game, now, services.settings.first_move_seconds)
     moved = game.moves[-1]
     try:
         async with services.database.transaction() as connection:
@@ -646,6 +694,7 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
             control=row.clock_control,
             now=now,
             services=services,
+            takebacks=row.takebacks,
         )
         session.add(new)
         row.rematch_id = new.id
