@@ -294,3 +294,17 @@ def test_no_chat_against_the_computer(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/games/{state['id']}") as socket:
         socket.send_json({"type": "chat", "room": "players", "text": "hello"})
         assert "computer" in _chat(socket)["message"]
+
+
+def test_the_pdn_names_the_game_by_its_whole_address(client: TestClient) -> None:
+    ana, bob = _players(client)
+    state = open_game(ana, bob)
+    pdn = client.get(f"/api/games/{state['id']}/pdn").text
+    assert f'[Site "http://testserver/games/{state["id"]}"]' in pdn
+
+
+def test_a_guest_without_a_session_is_no_error(client: TestClient) -> None:
+    assert client.get("/api/session").json() is None
+    assert client.get("/api/me").status_code == 401
+    sign_in(client, "Ana")
+    assert client.get("/api/session").json()["name"] == "Ana"

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -22,7 +21,6 @@ from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, RateLimited, ServiceError
 
 router = APIRouter(tags=["websocket"])
-log = logging.getLogger("damier.server")
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -65,11 +63,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 await sender
     finally:
         services.rooms.leave(game_id, connection)
-        if accepted:
-            try:
-                await table.left(services, game_id, player_id)
-            except Exception:  # the socket is gone either way
-                log.exception("presence update of game %s failed", game_id)
+        if accepted:  # in the background: the closing socket's task may be cancelled
+            services.spawn(table.left(services, game_id, player_id), name=f"left {game_id}")
 
 
 async def _send_frames(websocket: WebSocket, connection: Connection) -> None:

@@ -725,13 +725,14 @@ async def list_games(
         return [summary_view(row, now) for row in rows]
 
 
-async def game_pdn(*, services: Services, game_id: str) -> str:
-    """The game as PDN, with the players' names (a tag per colour) and the date."""
+async def game_pdn(*, services: Services, game_id: str, base_url: str = "") -> str:
+    """The game as PDN, with the players' names (a tag per colour), the date, and the
+    game's address on the site that serves it (``base_url``, the site's root)."""
     row, game = await _read(services, game_id)
     created = datetime.fromtimestamp(row.created, UTC)
     tags = {
         "Event": "Damier game",
-        "Site": f"/games/{game_id}",
+        "Site": f"{base_url.rstrip('/')}/games/{game_id}",
         "Date": created.strftime("%Y.%m.%d"),
     }
     for seat in range(row.players):
