@@ -185,3 +185,21 @@ def test_no_console_error_on_a_guest_first_page_load(guest: tuple[object, list[s
     page.wait_for_load_state("networkidle")  # type: ignore[attr-defined]
     expect(page.locator("#who")).to_be_visible()  # type: ignore[attr-defined]
     assert messages == []
+
+
+def test_rules_pages_fit_the_screen_and_speak_plainly(people: Contexts) -> None:
+    page = people.page()
+    for variant in ("radial8", "international", "tripad"):
+        page.goto(f"/rules/{variant}")
+        page.wait_for_selector("svg.board g.piece")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+        expect(page.locator("#rules-text")).not_to_contain_text("QuietMoves")
+    expect(page.locator("#board-caption")).not_to_contain_text("×")  # tripad is no rectangle
+    expect(page.locator("#board-caption")).to_contain_text("48 playable cells")
+    page.goto("/rules/no-such-variant")
+    expect(page.locator("#error")).to_contain_text("no variant")
+    expect(page.locator("#play-link")).to_be_hidden()
+    page.goto("/games/no-such-game")
+    expect(page.locator("#status")).to_have_text("No such game.")
+    for control in ("#flip", "#pdn", "#nav-first", "#coordinates"):
+        expect(page.locator(control)).to_be_hidden()

@@ -58,6 +58,42 @@ function centroid(points) {
   return [x / points.length, y / points.length];
 }
 
+/**
+ * A radial board of six or eight areas drawn with its centre opened: every point moves out
+ * from the centre so that the centre becomes a small disc (a fifth of the radius) and the
+ * cells that touch it are no longer slivers. Lines and neighbours are unchanged: only the
+ * drawing is stretched.
+ */
+function opened(geometry) {
+  const outlines = [...geometry.cells.map((cell) => cell.polygon), ...(geometry.background || [])];
+  const points = outlines.flat();
+  const xs = points.map(([x]) => x);
+  const ys = points.map(([, y]) => y);
+  const [cx, cy] = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  const radius = Math.max(...points.map(([x, y]) => Math.hypot(x - cx, y - cy)));
+  const hole = radius * 0.2;
+  const out = ([x, y], [dx, dy], d) => {
+    const length = Math.hypot(dx, dy) || 1;
+    const r = hole + d * (1 - hole / radius);
+    return [cx + (dx / length) * r, cy + (dy / length) * r];
+  };
+  // A corner at the centre becomes two, out along the cell's two edges from the centre, so
+  // that neighbours still share their edges and the centre is a small polygon.
+  const move = (polygon) =>
+    polygon.flatMap(([x, y], i) => {
+      const d = Math.hypot(x - cx, y - cy);
+      if (d >= radius * 1e-6) return [out([x, y], [x - cx, y - cy], d)];
+      const before = polygon[(i + polygon.length - 1) % polygon.length];
+      const after = polygon[(i + 1) % polygon.length];
+      return [out(before, [before[0] - cx, before[1] - cy], 0), out(after, [after[0] - cx, after[1] - cy], 0)];
+    });
+  return {
+    ...geometry,
+    cells: geometry.cells.map((cell) => ({ ...cell, polygon: move(cell.polygon) })),
+    background: (geometry.background || []).map(move),
+  };
+}
+
 export class Board {
   /**
    * container: element the SVG goes into; geometry: the variant's `geometry`.
@@ -65,7 +101,6 @@ export class Board {
    */
   constructor(container, geometry, options = {}) {
     this.container = container;
-    this.geometry = geometry;
     this.interactive = Boolean(options.interactive);
     this.position = { turn: "white", pieces: new Map() };
     this.marks = {};
@@ -78,6 +113,8 @@ export class Board {
     this.onDragStart = null;
     this.drag = null;
 
+    if ((geometry.players || 2) >= 6) geometry = opened(geometry);
+    this.geometry = geometry;
     this.outlines = [...geometry.cells.map((cell) => cell.polygon), ...(geometry.background || [])];
     const xs = this.outlines.flat().map(([x]) => x);
     const ys = this.outlines.flat().map(([, y]) => y);

@@ -574,6 +574,7 @@ function renderMoves() {
   });
   box.replaceChildren(...cells);
   box.style.setProperty("--round", String(round));
+  box.classList.toggle("many", round > 2); // wider columns, scrolled sideways: nothing cut off
   box.setAttribute("aria-label", `Moves (${moves.length})`);
   box.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: "nearest" });
   const viewing = $("viewing");
