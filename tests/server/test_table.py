@@ -308,3 +308,15 @@ def test_a_guest_without_a_session_is_no_error(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
     sign_in(client, "Ana")
     assert client.get("/api/session").json()["name"] == "Ana"
+
+
+def test_nobody_is_gone_from_a_finished_game(make_app: AppFactory) -> None:
+    with TestClient(make_app(clock_tick=3600)) as client:
+        ana, bob = _players(client)
+        state = _move(bob, _move(ana, open_game(ana, bob)))
+        ana.post(f"/api/games/{state['id']}/resign")
+        with ana.websocket_connect(f"/ws/games/{state['id']}") as socket:
+            _presence(socket)
+            with bob.websocket_connect(f"/ws/games/{state['id']}"):
+                _presence(socket)
+            assert _presence(socket)["gone"] == {}

@@ -139,17 +139,25 @@ async def arrived(services: Services, game_id: str, player_id: str | None, state
     await services.rooms.notify(game_id, Notice(presence_frame(services, game_id, state)))
 
 
+GONE_KEPT = 10_000
+"""Players gone from games still played, remembered at most (the oldest forgotten)."""
+
+
 async def left(services: Services, game_id: str, player_id: str | None) -> None:
-    """A socket closed: a player without another socket of the game here is gone from
-    now; everyone learns it."""
+    """A socket closed: a player of a game being played, without another socket of it
+    here, is gone from now; everyone learns it."""
     try:
         state = await games.game_snapshot(services=services, game_id=game_id)
     except ServiceError:
         return
-    if player_id in _seated(state) and all(
-        c.player_id != player_id for c in services.rooms.connections(game_id)
+    if (
+        json.loads(state.game)["status"] == "playing"
+        and player_id in _seated(state)
+        and all(c.player_id != player_id for c in services.rooms.connections(game_id))
     ):
         services.gone[(game_id, player_id)] = services.now()
+        while len(services.gone) > GONE_KEPT:
+            del services.gone[next(iter(services.gone))]
     await services.rooms.notify(game_id, Notice(presence_frame(services, game_id, state)))
 
 
