@@ -320,3 +320,20 @@ def test_nobody_is_gone_from_a_finished_game(make_app: AppFactory) -> None:
             with bob.websocket_connect(f"/ws/games/{state['id']}"):
                 _presence(socket)
             assert _presence(socket)["gone"] == {}
+
+
+def test_the_spectators_are_counted(make_app: AppFactory) -> None:
+    with TestClient(make_app(clock_tick=3600)) as client:
+        ana, bob = _players(client)
+        state = open_game(ana, bob)
+        path = f"/ws/games/{state['id']}"
+        with ana.websocket_connect(path) as socket:
+            assert _presence(socket)["spectators"] == 0
+            with bob.websocket_connect(path):  # a player is no spectator
+                assert _presence(socket)["spectators"] == 0
+                with (
+                    another(client).websocket_connect(path),
+                    another(client).websocket_connect(path),
+                ):
+                    assert _presence(socket)["spectators"] == 1
+                    assert _presence(socket)["spectators"] == 2
