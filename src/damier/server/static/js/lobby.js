@@ -300,6 +300,7 @@ function readSettings() {
   const opponent = data.get("opponent");
   const settings = { variant: data.get("variant"), opponent, color: data.get("color"), clock };
   if (opponent === "computer") settings.level = Number(data.get("level"));
+  else settings.takebacks = data.get("takebacks") === "on"; // against a person: may be rated
   return settings;
 }
 
@@ -369,6 +370,7 @@ function syncForm() {
   const form = document.getElementById("create-form");
   const computer = form.querySelector('input[name="opponent"]:checked')?.value === "computer";
   document.getElementById("level-row").hidden = !computer;
+  document.getElementById("takebacks-row").hidden = computer; // the computer always grants them
   form.level.disabled = !computer;
   document.getElementById("variant-rules").href = `/rules/${encodeURIComponent(form.variant.value)}`;
   document.getElementById("variant-rules").textContent = `Rules of ${variantTitle(form.variant.value)}`;
