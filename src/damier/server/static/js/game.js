@@ -628,7 +628,9 @@ function renderTable(player) {
   const firstRound = state.ply < (state.active?.length || 2);
   $("abort").hidden = !(player && firstRound);
   const offer = state.takeback_offer;
-  const mine = state.turn === state.you ? state.ply >= 2 : state.ply >= 1;
+  // A move of one's own to take back (against the computer: on one's turn, it grants it).
+  const computer = two && state.you && seatOf(other(state.you))?.kind === "computer";
+  const mine = state.turn === state.you ? state.ply >= 2 : state.ply >= 1 && !computer;
   const takeback = $("takeback");
   takeback.hidden = !(player && two && mine && (!offer || offer === state.you));
   takeback.disabled = offer === state.you;
