@@ -5,6 +5,9 @@ frame adds its own ``you``. A :class:`Notice` (a chat message, who is connected)
 all of a game's sockets, to its players' or to the others'. Without Redis the fan-out stays
 in the process. With ``DAMIER_REDIS_URL`` every state and notice goes through a Redis
 channel and every process delivers it to its own sockets, so any process can serve any game.
+
+The rooms also know who is here: the players whose sockets have all closed (since when) and
+how many spectators watch; with Redis, counted over every process.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import contextlib
 import json
 import logging
 from collections import OrderedDict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -24,6 +28,23 @@ NOTICE_PREFIX = "damier:notice:"
 KEPT_NOTICES = 50
 """Chat messages kept per game for the sockets that open later (in each process)."""
 KEPT_GAMES = 1_000
+GONE_KEPT = 10_000
+"""Players gone from games being played, remembered at most in a process without Redis."""
+HERE_PREFIX = "damier:here:"
+GONE_PREFIX = "damier:gone:"
+SPECTATORS = "*"
+"""The field of a game's ``here`` hash that counts the spectators' sockets."""
+PRESENCE_SECONDS = 86_400
+"""How long Redis keeps a game's presence after its last change."""
+_DEPART = """
+local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if n <= 0 and ARGV[2] == '1' then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+return n
+"""
+"""A socket leaves: one fewer for its player; his last one, in a game being played, makes
+him gone from now (one step, so that a socket opening elsewhere meanwhile cannot be lost)."""
 
 
 @dataclass
@@ -96,6 +117,8 @@ class Connection:
 
     def __init__(self, player_id: str | None, size: int = 64) -> None:
         self.player_id = player_id
+        self.seated = False
+        """Whether the socket is a seated player's (else a spectator's), as it opened."""
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=size)
         self._version = -1
 
@@ -130,6 +153,7 @@ class Rooms:
     def __init__(self) -> None:
         self._rooms: dict[str, set[Connection]] = {}
         self._kept: OrderedDict[str, deque[Notice]] = OrderedDict()
+        self._gone: OrderedDict[tuple[str, str], float] = OrderedDict()
 
     def join(self, game_id: str, connection: Connection) -> None:
         self._rooms.setdefault(game_id, set()).add(connection)
@@ -155,6 +179,31 @@ class Rooms:
     async def notify(self, game_id: str, notice: Notice) -> None:
         """Send a notice to the game's sockets of its audience."""
         self._notice(game_id, notice)
+
+    async def arrive(self, game_id: str, connection: Connection, seated: bool) -> None:
+        """A socket of the game opened (it has joined the room): its player is here."""
+        connection.seated = seated
+        if seated and connection.player_id is not None:
+            self._gone.pop((game_id, connection.player_id), None)
+
+    async def depart(self, game_id: str, connection: Connection, playing: bool, now: float) -> None:
+        """A socket closed (it has left the room): a seated player without another socket
+        of a game being played is gone from ``now``."""
+        player = connection.player_id
+        if not (connection.seated and playing and player is not None):
+            return
+        if any(c.player_id == player for c in self._rooms.get(game_id, ())):
+            return
+        self._gone[(game_id, player)] = now
+        while len(self._gone) > GONE_KEPT:
+            self._gone.popitem(last=False)
+
+    async def presence(self, game_id: str, players: Iterable[str]) -> tuple[dict[str, float], int]:
+        """Which of ``players`` are gone (since when), and how many spectators' sockets
+        the game has."""
+        gone = {p: since for p in players if (since := self._gone.get((game_id, p))) is not None}
+        spectators = sum(1 for c in self._rooms.get(game_id, ()) if not c.seated)
+        return gone, spectators
 
     def _notice(self, game_id: str, notice: Notice) -> None:
         if notice.kept:
@@ -190,6 +239,7 @@ class RedisRooms(Rooms):
         from redis.asyncio import Redis
 
         self._redis: Redis = Redis.from_url(url)
+        self._depart = self._redis.register_script(_DEPART)
         self._listener: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
 
@@ -209,6 +259,31 @@ class RedisRooms(Rooms):
 
     async def notify(self, game_id: str, notice: Notice) -> None:
         await self._redis.publish(NOTICE_PREFIX + game_id, notice.encode())
+
+    async def arrive(self, game_id: str, connection: Connection, seated: bool) -> None:
+        connection.seated = seated
+        name = connection.player_id if seated and connection.player_id else SPECTATORS
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hincrby(HERE_PREFIX + game_id, name, 1)
+            pipe.hdel(GONE_PREFIX + game_id, name)
+            pipe.expire(HERE_PREFIX + game_id, PRESENCE_SECONDS)
+            await pipe.execute()
+
+    async def depart(self, game_id: str, connection: Connection, playing: bool, now: float) -> None:
+        seated = connection.seated and connection.player_id is not None
+        name = connection.player_id if seated and connection.player_id else SPECTATORS
+        keys = [HERE_PREFIX + game_id, GONE_PREFIX + game_id]
+        marks = [name, "1" if seated and playing else "0", repr(now), str(PRESENCE_SECONDS)]
+        await self._depart(keys=keys, args=marks)
+
+    async def presence(self, game_id: str, players: Iterable[str]) -> tuple[dict[str, float], int]:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(GONE_PREFIX + game_id)
+            pipe.hget(HERE_PREFIX + game_id, SPECTATORS)
+            stored, spectators = await pipe.execute()
+        since = {key.decode(): float(value) for key, value in stored.items()}
+        gone = {p: since[p] for p in players if p in since}
+        return gone, max(0, int(spectators or 0))
 
     async def _listen(self) -> None:
         while True:

@@ -53,7 +53,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         connection.deliver(state)
         for frame in services.rooms.kept(game_id, player_id):
             connection.notify(frame)
-        await table.arrived(services, game_id, player_id, state)
+        await table.arrived(services, game_id, connection, state)
         sender = asyncio.create_task(_send_frames(websocket, connection))
         try:
             await _receive_frames(websocket, services, game_id, connection)
@@ -64,7 +64,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     finally:
         services.rooms.leave(game_id, connection)
         if accepted:  # in the background: the closing socket's task may be cancelled
-            services.spawn(table.left(services, game_id, player_id), name=f"left {game_id}")
+            services.spawn(table.left(services, game_id, connection), name=f"left {game_id}")
 
 
 async def _send_frames(websocket: WebSocket, connection: Connection) -> None:

@@ -61,8 +61,6 @@ class Services:
         """Log-in and register attempts, per client address and per account name."""
         self.chat_limiter = TokenBuckets(settings.chat_capacity, settings.chat_per_second, now=now)
         """Chat messages, per player."""
-        self.gone: dict[tuple[str, str], float] = {}
-        """(game, player) -> when the player's last socket of the game here closed."""
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self.thinking: set[tuple[str, int, int]] = set()
         """The computer's searches under way: (game, ply, seat)."""

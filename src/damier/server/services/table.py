@@ -12,7 +12,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from damier.game import Game
-from damier.server.rooms import Notice, State
+from damier.server.rooms import Connection, Notice, State
 from damier.server.schemas import COLORS, GameState
 from damier.server.services import games
 from damier.server.services.context import Services
@@ -116,49 +116,35 @@ def _seated(state: State) -> dict[str, str]:
     return {id_: color for id_, color in state.seats if id_ is not None}
 
 
-def presence_frame(services: Services, game_id: str, state: State) -> str:
+async def presence_frame(services: Services, game_id: str, state: State) -> str:
     """Who is gone (the players without a socket, since when, and when the others may
-    claim) and how many spectators watch, as seen by this process."""
+    claim) and how many spectators watch."""
     seated = _seated(state)
-    here = {c.player_id for c in services.rooms.connections(game_id)}
+    gone, spectators = await services.rooms.presence(game_id, seated)
     claim = services.settings.claim_seconds
-    gone = {
-        color: {"since": since, "claim_at": since + claim}
-        for id_, color in seated.items()
-        if id_ not in here and (since := services.gone.get((game_id, id_))) is not None
-    }
-    spectators = sum(1 for c in services.rooms.connections(game_id) if c.player_id not in seated)
-    frame = {"type": "presence", "gone": gone, "spectators": spectators}
+    shown = {seated[p]: {"since": since, "claim_at": since + claim} for p, since in gone.items()}
+    frame = {"type": "presence", "gone": shown, "spectators": spectators}
     return json.dumps(frame, separators=(",", ":"))
 
 
-async def arrived(services: Services, game_id: str, player_id: str | None, state: State) -> None:
+async def arrived(services: Services, game_id: str, connection: Connection, state: State) -> None:
     """A socket opened: its player is back; everyone learns who is here."""
-    if player_id is not None:
-        services.gone.pop((game_id, player_id), None)
-    await services.rooms.notify(game_id, Notice(presence_frame(services, game_id, state)))
+    await services.rooms.arrive(game_id, connection, connection.player_id in _seated(state))
+    frame = await presence_frame(services, game_id, state)
+    await services.rooms.notify(game_id, Notice(frame))
 
 
-GONE_KEPT = 10_000
-"""Players gone from games still played, remembered at most (the oldest forgotten)."""
-
-
-async def left(services: Services, game_id: str, player_id: str | None) -> None:
-    """A socket closed: a player of a game being played, without another socket of it
-    here, is gone from now; everyone learns it."""
+async def left(services: Services, game_id: str, connection: Connection) -> None:
+    """A socket closed: a player of a game being played without another socket of it is
+    gone from now; everyone learns it."""
     try:
         state = await games.game_snapshot(services=services, game_id=game_id)
     except ServiceError:
         return
-    if (
-        json.loads(state.game)["status"] == "playing"
-        and player_id in _seated(state)
-        and all(c.player_id != player_id for c in services.rooms.connections(game_id))
-    ):
-        services.gone[(game_id, player_id)] = services.now()
-        while len(services.gone) > GONE_KEPT:
-            del services.gone[next(iter(services.gone))]
-    await services.rooms.notify(game_id, Notice(presence_frame(services, game_id, state)))
+    playing = json.loads(state.game)["status"] == "playing"
+    await services.rooms.depart(game_id, connection, playing, services.now())
+    frame = await presence_frame(services, game_id, state)
+    await services.rooms.notify(game_id, Notice(frame))
 
 
 async def claim(
@@ -172,9 +158,10 @@ async def claim(
         games._require_in_game(row, game, seat)
         if row.players != 2:
             raise Conflict("claims are for games of two players")
-        opponent = sitters(row)[1 - seat]
-        since = services.gone.get((game_id, opponent.player_id or ""))
-        if opponent.kind != "human" or since is None:
+        opponent = sitters(row)[1 - seat].player_id
+        gone, _ = await services.rooms.presence(game_id, [opponent] if opponent else [])
+        since = gone.get(opponent or "")
+        if since is None:
             raise Conflict("your opponent is connected")
         wait = since + services.settings.claim_seconds - now
         if wait > 0:
