@@ -153,6 +153,17 @@ def test_the_coordinates_switch(people: Contexts) -> None:
     expect(ana.locator("svg.board text.edge-name")).to_have_count(20)
     ana.select_option("#coordinates", "none")
     expect(ana.locator("svg.board text")).to_have_count(0)
+    # The sound switch is kept too; the sounds are made in the page (nothing is fetched).
+    fetched: list[str] = []
+    ana.on("request", lambda request: fetched.append(request.url))
+    expect(ana.locator("#mute")).to_have_text("Sound on")
+    assert ana.evaluate("typeof (window.AudioContext || window.webkitAudioContext)") == "function"
+    ana.click("#mute")
+    expect(ana.locator("#mute")).to_have_text("Sound off")
+    ana.reload()
+    expect(ana.locator("#mute")).to_have_text("Sound off")
+    expect(ana.locator("#mute")).to_have_attribute("aria-pressed", "true")
+    assert not [url for url in fetched if re.search(r"\.(mp3|ogg|wav|webm)$", url)]
 
 
 def test_chat_shows_text_never_markup(people: Contexts) -> None:
