@@ -127,6 +127,13 @@ class Clock:
         self._running = player
         self._since = self.now() if at is None else at
 
+    def set_times(self, times: list[float]) -> None:
+        """Give every player the time he has left (between moves: a clock rebuilt from
+        stored times, after a takeback)."""
+        if len(times) != len(self._bank):
+            raise ValueError(f"{len(times)} times for a clock of {len(self._bank)} players")
+        self._bank = [time - self._allowance() for time in times]
+
     def stop(self, at: float | None = None) -> None:
         """Stop the clock (end of game), charging the running player."""
         if self._running is not None:

@@ -336,15 +336,16 @@ class Game:
 
     def undo(self, at: float | None = None) -> Move:
         """Take back the last move, or forfeit, and any result it caused (a forfeit
-        comes back as the board's place-holder move ``(eliminated)``). The clock then runs
-        for the player to move again, from ``at``: the next move is his."""
+        comes back as the board's place-holder move ``(eliminated)``). The running player is
+        charged up to ``at``; the clock then runs for the player to move again."""
         if len(self._plies) == 1:
             raise IndexError("no move to undo")
         self._plies.pop()
         self.result = None
         self._withdraw_draw()
         taken = self.board.pop()
-        if self.clock is not None:
+        if self.clock is not None:  # the time spent until now stays spent
+            self.clock.stop(at)
             self.clock.start(at, player=self.board.turn)
         return taken
 

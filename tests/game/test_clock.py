@@ -240,3 +240,30 @@ def test_resignation_stops_the_clock() -> None:
     t.wait(100)
     assert game.clock is not None and game.clock.snapshot() == [53, 60]
     assert game.check_time() == Result(1, "resignation")
+
+
+@pytest.mark.parametrize("control", ["5+3", "30/move", "30/move+60"])
+def test_a_clock_given_its_times_runs_on_from_them(control: str) -> None:
+    """``set_times`` is how a server starts a clock again from stored times (a takeback):
+    the clock then behaves as the one the times were read from."""
+    t = FakeTime()
+    parsed = parse_clock(control, now=t)
+    assert parsed is not None
+    original = Clock(parsed.control, now=t)
+    original.start()
+    t.wait(20)
+    original.press(0)
+    t.wait(40)
+    original.press(1)
+    times = original.snapshot()
+    copy = Clock(parsed.control, now=t)
+    copy.set_times(times)
+    copy.start(player=0)
+    assert copy.snapshot() == times
+    for seconds, player in ((35, 0), (10, 1)):
+        t.wait(seconds)
+        original.press(player)
+        copy.press(player)
+        assert copy.snapshot() == original.snapshot()
+    with pytest.raises(ValueError, match="3 times"):
+        copy.set_times([1.0, 2.0, 3.0])

@@ -190,3 +190,12 @@ def open_game(
     assert joined.status_code == 200, joined.text
     state: dict[str, Any] = joined.json()
     return state
+
+
+def receive(socket: Any) -> dict[str, Any]:
+    """The socket's next frame other than a presence notice (who is connected), which
+    comes whenever a socket of the game opens or closes."""
+    while True:
+        frame: dict[str, Any] = socket.receive_json()
+        if frame.get("type") != "presence":
+            return frame

@@ -290,15 +290,18 @@ def test_two_people_play_and_resign(people: Contexts) -> None:
     expect(piece(bo, 28)).to_have_attribute("data-color", "white")
     expect(piece(bo, 32)).to_have_count(0)
     expect(bo.locator("#status")).to_have_text(re.compile("Your turn"))
-    # Bo's clock runs and counts down locally between server states.
+    # No clock runs before Bo's first move.
     bo_clock = bo.locator("#player-bottom .clock")
-    expect(bo_clock).to_have_class(re.compile(r"\brunning\b"))
-    shown = bo_clock.inner_text()
-    expect(bo_clock).not_to_have_text(shown, timeout=3000)
+    expect(bo_clock).not_to_have_class(re.compile(r"\brunning\b"))
 
     # Bo answers by dragging 19 to 23; Ana must then capture 28x19.
     drag_move(bo, 19, 23)
     expect_moves(ana, ["32-28", "19-23"])
+    # Now Ana's clock runs and counts down locally between server states.
+    ana_clock = ana.locator("#player-bottom .clock")
+    expect(ana_clock).to_have_class(re.compile(r"\brunning\b"))
+    shown = ana_clock.inner_text()
+    expect(ana_clock).not_to_have_text(shown, timeout=3000)
     expect(ana.locator("#status")).to_contain_text("You must capture")
     expect(cell(ana, 28)).to_have_class(re.compile(r"\bmust-capture\b"))
     cell(ana, 28).click()

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from damier.board import Board
 from damier.server.services.computer import ComputerPool
-from tests.server.conftest import AppFactory, FakeTime, another, sign_in, wait_for
+from tests.server.conftest import AppFactory, FakeTime, another, receive, sign_in, wait_for
 
 YOU = {"kind": "you"}
 OPEN = {"kind": "open"}
@@ -203,7 +203,8 @@ def test_a_game_of_three_survives_a_restart(make_app: AppFactory, database: Path
         cid.post(f"{game}/draw", json={"action": "offer"})
         before = client.get(game).json()
         cookies = dict(cid.cookies)
-    assert before["clock"]["times"][0::2] == [55.0, 58.0]  # White's and Red's
+    # The clock starts with Red's first move (Black is out without a move).
+    assert before["clock"]["times"][0::2] == [60.0, 60.0]  # White's and Red's
     assert before["clock"]["running"] == "white"
     assert before["draw_agreed"] == ["red"]
     time.advance(10)
@@ -213,7 +214,7 @@ def test_a_game_of_three_survives_a_restart(make_app: AppFactory, database: Path
         assert again["you"] == "red"
         for key in ("fen", "moves", "seats", "active", "eliminated", "ply", "draw_offer"):
             assert again[key] == before[key], key
-        assert again["clock"]["times"][0::2] == [45.0, 58.0]
+        assert again["clock"]["times"][0::2] == [50.0, 60.0]
         # White's flag falls while the server is down: found at the next request.
         time.advance(50)
         answer = client.post(f"{game}/draw", json={"action": "decline"})
@@ -250,28 +251,28 @@ def test_spectators_see_the_seats_and_every_move(client: TestClient) -> None:
     state = create(client, [YOU, computer(), OPEN])
     eve = another(client)
     with eve.websocket_connect(f"/ws/games/{state['id']}") as socket:
-        seen = socket.receive_json()["game"]
+        seen = receive(socket)["game"]
         assert seen["you"] is None and seen["status"] == "open"
         assert [seat["kind"] for seat in seen["seats"]] == ["human", "computer", "human"]
         bob = another(client)
         sign_in(bob, "Bob")
         bob.post(f"/api/games/{state['id']}/join")
-        started = socket.receive_json()["game"]
+        started = receive(socket)["game"]
         assert started["status"] == "playing" and started["seats"][2]["name"] == "Bob"
         move(client, started)
         frames = []
         while not frames or frames[-1]["ply"] < 2:
-            frames.append(socket.receive_json()["game"])
+            frames.append(receive(socket)["game"])
         assert frames[-1]["turn"] == "red"  # the computer has answered for Black
         socket.send_json({"type": "resign"})
-        assert socket.receive_json()["type"] == "error"  # spectators cannot act
+        assert receive(socket)["type"] == "error"  # spectators cannot act
         with bob.websocket_connect(f"/ws/games/{state['id']}") as seated:
-            mine = seated.receive_json()["game"]
+            mine = receive(seated)["game"]
             assert mine["you"] == "red"
             notation = mine["legal_moves"][0]["notation"]
             seated.send_json({"type": "move", "move": notation, "ply": mine["ply"]})
-            assert seated.receive_json()["game"]["turn"] == "white"
-        assert socket.receive_json()["game"]["moves"][-1]["notation"] == notation
+            assert receive(seated)["game"]["turn"] == "white"
+        assert receive(socket)["game"]["moves"][-1]["notation"] == notation
 
 
 def test_a_start_position_plays_to_the_end(client: TestClient) -> None:

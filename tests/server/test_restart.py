@@ -26,11 +26,11 @@ def test_a_game_survives_a_restart(make_app: AppFactory, database: Path) -> None
         time.advance(10)
         move = state["legal_moves"][0]["notation"]
         state = client.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": 0}).json()
-        assert state["clock"] == {
+        assert state["clock"] == {  # no clock runs before each side has moved
             "control": "5+3",
-            "white": 293.0,
+            "white": 300.0,
             "black": 300.0,
-            "running": "black",
+            "running": None,
         }
         time.advance(4)
         reply = state["legal_moves"][0]["notation"]
@@ -49,15 +49,15 @@ def test_a_game_survives_a_restart(make_app: AppFactory, database: Path) -> None
         assert again["draw_offer"] == "black"
         assert again["clock"] == {
             "control": "5+3",
-            "white": 273.0,
-            "black": 299.0,
+            "white": 280.0,
+            "black": 300.0,
             "running": "white",
         }
         # Play goes on where it stopped.
         move = again["legal_moves"][0]["notation"]
         answer = client.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": 2})
         assert answer.status_code == 200
-        assert answer.json()["clock"]["white"] == 276.0
+        assert answer.json()["clock"]["white"] == 283.0
 
 
 def test_a_finished_game_survives_a_restart(make_app: AppFactory) -> None:

@@ -8,18 +8,18 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from tests.server.conftest import another, open_game, sign_in
+from tests.server.conftest import another, open_game, receive, sign_in
 
 
 def _state(socket: WebSocketTestSession) -> dict[str, Any]:
-    frame: dict[str, Any] = socket.receive_json()
+    frame: dict[str, Any] = receive(socket)
     assert frame["type"] == "state", frame
     game: dict[str, Any] = frame["game"]
     return game
 
 
 def _error(socket: WebSocketTestSession) -> str:
-    frame: dict[str, Any] = socket.receive_json()
+    frame: dict[str, Any] = receive(socket)
     assert frame["type"] == "error", frame
     message: str = frame["message"]
     return message
@@ -65,7 +65,7 @@ def test_state_on_connect_and_moves_seen_by_everyone(client: TestClient) -> None
         assert final["result"]["winner"] == "black"
         ana_socket.send_json({"type": "ping"})
         assert _state(ana_socket)["status"] == "finished"
-        assert ana_socket.receive_json() == {"type": "pong"}
+        assert receive(ana_socket) == {"type": "pong"}
 
 
 def test_hostile_and_malformed_frames(client: TestClient) -> None:
@@ -113,9 +113,9 @@ def test_hostile_and_malformed_frames(client: TestClient) -> None:
         _error(eve_socket)
         # Nothing changed and both sockets are still open.
         ana_socket.send_json({"type": "ping"})
-        assert ana_socket.receive_json() == {"type": "pong"}
+        assert receive(ana_socket) == {"type": "pong"}
         eve_socket.send_json({"type": "ping"})
-        assert eve_socket.receive_json() == {"type": "pong"}
+        assert receive(eve_socket) == {"type": "pong"}
     after = client.get(f"/api/games/{state['id']}").json()
     assert after["ply"] == 0
     assert after["status"] == "playing"
@@ -127,7 +127,7 @@ def test_unknown_game_socket_is_refused(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 
     with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/games/nothing") as s:
-        s.receive_json()
+        receive(s)
 
 
 def test_computer_reply_reaches_the_socket(client: TestClient) -> None:

@@ -27,6 +27,7 @@ from damier.server.routes import (
     pages,
     review,
     session,
+    table,
     variants,
 )
 from damier.server.routes.pages import STATIC
@@ -132,6 +133,7 @@ def create_app(
     app.include_router(review.router)
     app.include_router(matches.router)
     app.include_router(analysis.router)
+    app.include_router(table.router)
     app.include_router(ws_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")

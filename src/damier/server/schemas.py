@@ -102,6 +102,13 @@ class GameState(BaseModel):
     """The id of the rematch of this game, once one is asked for."""
     match: str | None = None
     """The id of the match this game is a game of (None for a single game)."""
+    first_move_deadline: float | None = None
+    """While a player has yet to make his first move: when the game is aborted if he does
+    not (no clock runs before a player's first move)."""
+    takeback_offer: Color | None = None
+    """The player whose takeback request stands."""
+    takebacks: bool = True
+    """Whether takebacks are allowed should the game be rated (unrated games allow them)."""
 
 
 class GameSummary(BaseModel):
@@ -217,6 +224,9 @@ class NewGame(_Strict):
     more than two players (``opponent``, ``level`` and ``color`` are then unused)."""
     fen: str | None = Field(None, max_length=2000)
     """A start position other than the variant's."""
+    takebacks: bool = True
+    """Whether takebacks are allowed if the game is rated (unrated games always allow
+    them)."""
 
 
 class JoinRequest(_Strict):
@@ -351,3 +361,11 @@ class NowGroup(BaseModel):
 
 class NowView(BaseModel):
     groups: list[NowGroup]
+
+
+class TakebackRequest(_Strict):
+    action: Literal["propose", "accept", "decline"]
+
+
+class ClaimRequest(_Strict):
+    result: Literal["win", "draw"]

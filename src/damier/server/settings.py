@@ -59,6 +59,16 @@ class Settings(BaseSettings):
     match_pause: float = 30.0
     """Seconds between two games of a match: the next one starts then even if a player has
     not said he is ready."""
+    first_move_seconds: float = 30.0
+    """A game is aborted when a player does not make his first move within this time (from
+    the start, then from the previous player's first move)."""
+    claim_seconds: float = 30.0
+    """How long a player's connections must have been gone before his opponent may claim
+    the game (a win or a draw)."""
+    chat_capacity: float = 5.0
+    """Token bucket per player for chat messages: burst size ..."""
+    chat_per_second: float = 0.5
+    """... and refill rate (a message every two seconds)."""
     max_body_bytes: int = 16 * 1024
     max_message_bytes: int = 4 * 1024
     rate_capacity: float = 40.0

@@ -16,7 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from damier.server.rooms import Connection
 from damier.server.security import COOKIE
-from damier.server.services import games
+from damier.server.services import games, table
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, RateLimited, ServiceError
 
@@ -41,6 +41,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     player_id = services.signer.read(websocket.cookies.get(COOKIE))
     connection = Connection(player_id)
     services.rooms.join(game_id, connection)
+    accepted = False
     try:
         try:
             state = await games.game_snapshot(services=services, game_id=game_id)
@@ -48,7 +49,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.close(code=4404, reason="no such game")
             return
         await websocket.accept()
+        accepted = True
         connection.deliver(state)
+        for frame in services.rooms.kept(game_id, player_id):
+            connection.notify(frame)
+        await table.arrived(services, game_id, connection, state)
         sender = asyncio.create_task(_send_frames(websocket, connection))
         try:
             await _receive_frames(websocket, services, game_id, connection)
@@ -58,6 +63,8 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
                 await sender
     finally:
         services.rooms.leave(game_id, connection)
+        if accepted:  # in the background: the closing socket's task may be cancelled
+            services.spawn(table.left(services, game_id, connection), name=f"left {game_id}")
 
 
 async def _send_frames(websocket: WebSocket, connection: Connection) -> None:
@@ -135,6 +142,29 @@ async def handle_message(
             raise BadRequest('a draw message needs "action": offer, accept or decline')
         await games.draw_action(
             services=services, game_id=game_id, player_id=player_id, action=action
+        )
+        return None
+    if kind == "abort":
+        await table.abort_game(services=services, game_id=game_id, player_id=player_id)
+        return None
+    if kind == "takeback":
+        action = data.get("action")
+        if action not in ("propose", "accept", "decline"):
+            raise BadRequest('a takeback message needs "action": propose, accept or decline')
+        await table.takeback(services=services, game_id=game_id, player_id=player_id, action=action)
+        return None
+    if kind == "claim":
+        result = data.get("result")
+        if result not in ("win", "draw"):
+            raise BadRequest('a claim message needs "result": win or draw')
+        await table.claim(services=services, game_id=game_id, player_id=player_id, result=result)
+        return None
+    if kind == "chat":
+        room, text = data.get("room"), data.get("text")
+        if room not in ("players", "spectators") or not isinstance(text, str):
+            raise BadRequest('a chat message needs "room" (players or spectators) and "text"')
+        await table.chat(
+            services=services, game_id=game_id, player_id=player_id, room=room, text=text
         )
         return None
     raise BadRequest(f"unknown message type {kind[:32]!r}")

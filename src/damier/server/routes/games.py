@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Response, status
+from fastapi import APIRouter, Request, Response, status
 
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
 from damier.server.schemas import (
@@ -45,6 +45,7 @@ async def create_game(body: NewGame, services: ServicesDep, player: PlayerDep) -
         clock=body.clock,
         seats=body.seats,
         fen=body.fen,
+        takebacks=body.takebacks,
     )
 
 
@@ -96,8 +97,8 @@ async def rematch(game_id: str, services: ServicesDep, viewer: ViewerDep) -> Gam
     response_class=Response,
     responses={200: {"content": {"text/plain": {}}, "description": "the game as PDN"}},
 )
-async def download_pdn(game_id: str, services: ServicesDep) -> Response:
-    text = await games.game_pdn(services=services, game_id=game_id)
+async def download_pdn(game_id: str, services: ServicesDep, request: Request) -> Response:
+    text = await games.game_pdn(services=services, game_id=game_id, base_url=str(request.base_url))
     return Response(
         text,
         media_type="text/plain; charset=utf-8",

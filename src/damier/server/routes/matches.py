@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Query, Response, status
+from fastapi import APIRouter, Query, Request, Response, status
 
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
 from damier.server.schemas import MatchState, Mode, ModesView, NewMatch, NowView
@@ -74,8 +74,10 @@ async def ready(match_id: str, services: ServicesDep, viewer: ViewerDep) -> Matc
     response_class=Response,
     responses={200: {"content": {"text/plain": {}}, "description": "the match's games as PDN"}},
 )
-async def download_pdn(match_id: str, services: ServicesDep) -> Response:
-    text = await matches.match_pdn(services=services, match_id=match_id)
+async def download_pdn(match_id: str, request: Request, services: ServicesDep) -> Response:
+    text = await matches.match_pdn(
+        services=services, match_id=match_id, base_url=str(request.base_url)
+    )
     return Response(
         text,
         media_type="text/plain; charset=utf-8",

@@ -26,6 +26,13 @@ async def create_session(
     return player
 
 
+@router.get("/session", response_model=PlayerView | None)
+async def current_session(services: ServicesDep, viewer: ViewerDep) -> PlayerView | None:
+    """The player of the cookie, or null: what a page asks on load (a guest without a
+    session is not an error, so the browser logs nothing)."""
+    return await get_player(services=services, player_id=viewer)
+
+
 @router.get("/me", response_model=PlayerView)
 async def me(services: ServicesDep, viewer: ViewerDep) -> PlayerView:
     player = await get_player(services=services, player_id=viewer)

@@ -59,6 +59,8 @@ class Services:
         self.limiter = TokenBuckets(settings.rate_capacity, settings.rate_per_second)
         self.login_limiter = TokenBuckets(settings.login_capacity, settings.login_per_second)
         """Log-in and register attempts, per client address and per account name."""
+        self.chat_limiter = TokenBuckets(settings.chat_capacity, settings.chat_per_second, now=now)
+        """Chat messages, per player."""
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self.thinking: set[tuple[str, int, int]] = set()
         """The computer's searches under way: (game, ply, seat)."""

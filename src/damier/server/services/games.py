@@ -39,7 +39,7 @@ from damier.server.services.errors import (
     Unplayable,
 )
 from damier.server.services.players import new_id
-from damier.server.services.ratings import rate_game
+from damier.server.services.ratings import ABORTED, rate_game
 from damier.server.services.views import (
     Sitter,
     ranking_of,
@@ -73,15 +73,39 @@ async def _row(session: AsyncSession, game_id: str, *, for_update: bool = False)
     return row
 
 
-def _start_clock(game: Game, control: str | None, at: float, services: Services) -> None:
-    """Attach a clock, one time per player, started at ``at`` for the player to move."""
+def _start_clock(
+    game: Game, control: str | None, at: float, services: Services, times: list[float] | None
+) -> None:
+    """Attach a clock, one time per player (``times``, or the control's), started at ``at``
+    for the player to move."""
     if control is None:
         return
     parsed = parse_clock(control, now=services.now)
     if parsed is not None:
         clock = Clock(parsed.control, game.variant.players, services.now)
+        if times is not None:
+            clock.set_times(times)
         clock.start(at=at, player=game.board.turn)
         game.clock = clock
+
+
+def first_moves_made(game: Game) -> bool:
+    """Whether every player still in has made his first move (the moves of the first round
+    come in turn order, and a player out before moving has none)."""
+    return game.ply >= len(game.board.active_players)
+
+
+def _clock_due(row: GameRow, game: Game, at: float, services: Services) -> None:
+    """Start the clock when it is due: at the move that makes every player's first move (no
+    clock runs before a player's first move), or where a takeback left it."""
+    if game.clock is not None or row.clock_control is None or row.started is None:
+        return
+    if row.clock_base_ply is None:
+        if first_moves_made(game):
+            _start_clock(game, row.clock_control, at, services, None)
+    elif game.ply == row.clock_base_ply and row.clock_base_at is not None:
+        times = [row.clock_base_white or 0.0, row.clock_base_black or 0.0]
+        _start_clock(game, row.clock_control, row.clock_base_at, services, times)
 
 
 def _rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
@@ -106,10 +130,9 @@ def _replay(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
     """The game of a row, by replaying its stored moves and forfeits (resignations and
     time-outs of a game of more players) in their order, at their stored times."""
     game = Game(row.variant, fen=row.start_fen)
-    if row.started is not None:
-        _start_clock(game, row.clock_control, row.started, services)
     forfeits = {seat.forfeit_index: seat for seat in row.seats if seat.forfeit_index is not None}
     pending = iter(moves)
+    _clock_due(row, game, row.started or 0.0, services)
     for index in range(len(moves) + len(forfeits)):
         seat = forfeits.get(index)
         if seat is not None:
@@ -117,6 +140,7 @@ def _replay(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
         else:
             move = next(pending)
             game.push(move.notation, at=move.at)
+            _clock_due(row, game, move.at, services)
     if row.status == "finished" and game.result is None:
         if row.players == 2:
             game.result = Result(row.result_winner, row.result_reason or "")
@@ -141,14 +165,24 @@ async def _game(services: Services, session: AsyncSession, row: GameRow) -> Game
     return game
 
 
-def _stored(row: GameRow, game: Game, now: float) -> dict[str, Any]:
-    """The row's columns that follow from the game's state at ``now``."""
+def _stored(row: GameRow, game: Game, now: float, first_move: float) -> dict[str, Any]:
+    """The row's columns that follow from the game's state at ``now``; ``first_move`` is
+    the time a player has for his first move."""
     values: dict[str, Any] = {"ply": game.ply, "draw_offer": game.draw_offer, "updated": now}
+    moved = game.ply != row.ply
+    values["takeback_offer"] = None if moved else row.takeback_offer
+    if game.result is None and row.status == "playing" and not first_moves_made(game):
+        # Waiting for a player's first move: the game is aborted at flag_at.
+        if game.clock is None and (moved or row.flag_at is None):
+            values["flag_at"] = now + first_move
+    else:
+        values["flag_at"] = None
     if game.result is not None and row.status != "finished":
+        aborted = game.result.reason == ABORTED
         values.update(
             status="finished",
             finished=now,
-            result_pdn=game.result.pdn,
+            result_pdn="*" if aborted else game.result.pdn,
             result_winner=game.result.winner,
             result_reason=game.result.reason,
             draw_offer=None,
@@ -164,9 +198,10 @@ def _stored(row: GameRow, game: Game, now: float) -> dict[str, Any]:
     return values
 
 
-def _store(row: GameRow, game: Game, now: float) -> None:
+def _store(row: GameRow, game: Game, now: float, services: Services) -> None:
     """Copy the game's state into its row."""
-    for column, value in _stored(row, game, now).items():
+    first_move = services.settings.first_move_seconds
+    for column, value in _stored(row, game, now, first_move).items():
         setattr(row, column, value)
     if row.status == "finished":
         game.draw_offer = None
@@ -244,7 +279,7 @@ async def _change(
                             game_id=game_id, ply=ply, notation=game.moves[ply - 1].notation, at=now
                         )
                     )
-                _store(row, game, now)
+                _store(row, game, now, services)
                 if row.status == "finished" and not finished:
                     await rate_game(session, row, now)
                 await session.flush()
@@ -268,9 +303,17 @@ async def _change(
 
 def _time_out(row: GameRow, game: Game, now: float) -> Conflict | None:
     """Apply a fallen flag before anything else: the game is lost on time (two players) or
-    the player to move is out (more players); the refusal of the request that found it."""
+    the player to move is out (more players), or aborted when a player has not made his
+    first move in time; the refusal of the request that found it."""
     if row.status != "playing" or game.result is not None:
         return None
+    if game.clock is None and row.flag_at is not None and row.flag_at <= now:
+        late = game.board.turn
+        if row.match_id is not None:  # a match goes on: the game is lost, not aborted
+            game.forfeit(late, "time forfeit", now)
+            return Conflict(f"time is up: {PLAYER_NAMES[late]} did not make a first move")
+        game.adjudicate(None, ABORTED)
+        return Conflict(f"the game is aborted: {PLAYER_NAMES[late]} did not move")
     mover, events = game.board.turn, len(game.events)
     if game.check_time(now) is None and len(game.events) == events:
         return None
@@ -384,6 +427,7 @@ def _new_row(
     control: str | None,
     now: float,
     services: Services,
+    takebacks: bool = True,
 ) -> GameRow:
     """A new game's row with its seats; it starts at once when no seat is open (and then
     the game's clock starts too)."""
@@ -400,6 +444,7 @@ def _new_row(
         ply=0,
         created=now,
         updated=now,
+        takebacks=takebacks,
     )
     if players != 2:
         row.seats = [SeatRow(seat=seat, kind="human") for seat in range(players)]
@@ -408,8 +453,7 @@ def _new_row(
     if not _open_seats(row):
         row.status = "playing"
         row.started = now
-        _start_clock(game, control, now, services)
-    _store(row, game, now)
+    _store(row, game, now, services)
     return row
 
 
@@ -424,6 +468,7 @@ async def create_game(
     clock: str | None,
     seats: list[SeatChoice] | None = None,
     fen: str | None = None,
+    takebacks: bool = True,
 ) -> GameState:
     """A new game: against the computer (it starts at once) or with seats open for anyone
     to join; a game of more players names every seat's occupant."""
@@ -437,7 +482,14 @@ async def create_game(
         if player is None:
             raise Forbidden("unknown player: start a session first")
         sitting = [_sitter(choice, player) for choice in choices]
-        row = _new_row(game=game, sitting=sitting, control=control, now=now, services=services)
+        row = _new_row(
+            game=game,
+            sitting=sitting,
+            control=control,
+            now=now,
+            services=services,
+            takebacks=takebacks,
+        )
         session.add(row)
         await session.flush()
         version = row.version
@@ -496,7 +548,6 @@ async def join_game(
         if len(free) == 1:
             row.status = "playing"
             row.started = now
-            _start_clock(game, row.clock_control, now, services)
         return None
 
     return await _change(services, game_id, join, player_id)
@@ -535,6 +586,7 @@ async def play_move(
             raise BadRequest(str(error)) from None
         except ValueError as error:
             raise BadRequest(str(error)) from None
+        _clock_due(row, game, now, services)
 
     async def play(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         push(row, game, now)
@@ -576,8 +628,8 @@ async def _play_live(
         return None  # games of more players keep seats and forfeits: the full path
     row, game, version = live.row, live.game, live.version
     now = services.now()
-    if game.clock is not None and game.clock.flagged(now) is not None:
-        return None
+    if row.flag_at is not None and row.flag_at <= now:
+        return None  # a flag fell or the first move came too late
     try:
         push(row, game, now)
     except ServiceError:
@@ -585,7 +637,7 @@ async def _play_live(
     if game.result is not None:
         services.forget(game_id)  # the ending move is played again on the stored game
         return None
-    values = _stored(row, game, now)
+    values = _stored(row, game, now, services.settings.first_move_seconds)
     moved = game.moves[-1]
     try:
         async with services.database.transaction() as connection:
@@ -674,6 +726,7 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
             control=row.clock_control,
             now=now,
             services=services,
+            takebacks=row.takebacks,
         )
         session.add(new)
         row.rematch_id = new.id
@@ -704,23 +757,32 @@ async def list_games(
         return [summary_view(row, now) for row in rows]
 
 
-async def game_pdn(*, services: Services, game_id: str, event: dict[str, str] | None = None) -> str:
-    """The game as PDN, with the players' names (a tag per colour) and the date; ``event``
+async def game_pdn(
+    *,
+    services: Services,
+    game_id: str,
+    base_url: str = "",
+    event: dict[str, str] | None = None,
+) -> str:
+    """The game as PDN, with the players' names (a tag per colour), the date, and the
+    game's address on the site that serves it (``base_url``, the site's root); ``event``
     adds tags or replaces the event's (a match's ``Round``). A game this server cannot
     replay is written as its rows record it."""
     try:
         row, game = await _read(services, game_id)
     except Unplayable:
-        return await _stored_pdn(services, game_id)
-    tags = _pdn_tags(row, game.result.pdn if game.result is not None else "*", event)
+        return await _stored_pdn(services, game_id, base_url)
+    tags = _pdn_tags(row, game.result.pdn if game.result is not None else "*", base_url, event)
     return write_pdn(game, tags)
 
 
-def _pdn_tags(row: GameRow, result: str, event: dict[str, str] | None = None) -> dict[str, str]:
+def _pdn_tags(
+    row: GameRow, result: str, base_url: str = "", event: dict[str, str] | None = None
+) -> dict[str, str]:
     created = datetime.fromtimestamp(row.created, UTC)
     tags = {
         "Event": "Damier game",
-        "Site": f"/games/{row.id}",
+        "Site": f"{base_url.rstrip('/')}/games/{row.id}",
         "Date": created.strftime("%Y.%m.%d"),
         **(event or {}),
     }
@@ -732,14 +794,15 @@ def _pdn_tags(row: GameRow, result: str, event: dict[str, str] | None = None) ->
     return tags
 
 
-async def _stored_pdn(services: Services, game_id: str) -> str:
+async def _stored_pdn(services: Services, game_id: str, base_url: str = "") -> str:
     """The PDN of a game from its rows alone: its moves and forfeits as stored."""
     async with services.database.session() as session:
         row = await _row(session, game_id)
         query = select(MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
         moves = list((await session.scalars(query)).all())
         forfeits = {s.forfeit_index: s for s in row.seats if s.forfeit_index is not None}
-        record = PdnGame(tags=_pdn_tags(row, row.result_pdn or "*"), result=row.result_pdn or "*")
+        tags = _pdn_tags(row, row.result_pdn or "*", base_url)
+        record = PdnGame(tags=tags, result=row.result_pdn or "*")
     record.tags.update(Variant=row.variant, FEN=row.start_fen)
     if row.result_reason:
         record.tags["Termination"] = row.result_reason
@@ -776,7 +839,7 @@ def seated_game(
     row.match_id = match_id
     for move in opening:
         game.push(move, at=now)
-    _store(row, game, now)
+    _store(row, game, now, services)
     moves = [
         MoveRow(game_id=row.id, ply=ply, notation=move.notation, at=now)
         for ply, move in enumerate(game.moves, start=1)

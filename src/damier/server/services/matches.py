@@ -493,8 +493,9 @@ async def list_matches(
         return [await _view(session, row, now, None) for row in rows]
 
 
-async def match_pdn(*, services: Services, match_id: str) -> str:
-    """Every game of the match as PDN, each with its ``Round`` and its opening."""
+async def match_pdn(*, services: Services, match_id: str, base_url: str = "") -> str:
+    """Every game of the match as PDN, each with its ``Round`` and its opening (``base_url``:
+    the site's root, for each game's ``Site``)."""
     async with services.database.session() as session:
         row = await _load(session, match_id)
         rounds = [(r.number, r.opening, r.game_id) for r in row.rounds if r.game_id is not None]
@@ -503,7 +504,10 @@ async def match_pdn(*, services: Services, match_id: str) -> str:
         event = {"Event": f"Damier match {match_id}", "Round": str(number + 1)}
         if opening:
             event["Opening"] = opening
-        texts.append(await games.game_pdn(services=services, game_id=game_id, event=event))
+        text = await games.game_pdn(
+            services=services, game_id=game_id, base_url=base_url, event=event
+        )
+        texts.append(text)
     return "\n".join(texts)
 
 

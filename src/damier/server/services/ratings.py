@@ -122,6 +122,10 @@ def rate(player: Rating, games: Sequence[tuple[Rating, float]], tau: float = TAU
 
 # -- the hook of finished games ----------------------------------------------------------
 
+ABORTED = "aborted"
+"""The reason of a game aborted before every player had moved: it has no result (``*``)
+and is never rated."""
+
 
 async def rate_game(session: AsyncSession, row: GameRow, now: float) -> bool:
     """Update both players' ratings in the game's variant if the finished game is rated
@@ -137,6 +141,7 @@ async def rate_game(session: AsyncSession, row: GameRow, now: float) -> bool:
         or row.black_id is None
         or row.white_id == row.black_id
         or row.result_pdn is None
+        or row.result_reason == ABORTED
     ):
         return False
     ids = sorted({row.white_id, row.black_id})  # one lock order for every game

@@ -3,7 +3,7 @@ their games. Times are seconds since the epoch."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, false, text
+from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, false, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -92,6 +92,17 @@ class GameRow(Base):
     """Whether the result changed the players' ratings (two registered humans)."""
     match_id: Mapped[str | None] = mapped_column(String(32), index=True)
     """The match this game is a game of (None for a single game)."""
+    takebacks: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    """Whether takebacks are allowed should the game be rated (unrated games allow them)."""
+    takeback_offer: Mapped[int | None] = mapped_column(Integer)
+    """The player whose takeback request stands, if any (any move withdraws it)."""
+    clock_base_ply: Mapped[int | None] = mapped_column(Integer)
+    """After a takeback: the ply the game went back to, at ``clock_base_at``, with the
+    players' times then (``clock_base_white``, ``clock_base_black``); a rebuild starts the
+    clock there. None: the clock starts with the move that makes every player's first."""
+    clock_base_at: Mapped[float | None] = mapped_column(Float)
+    clock_base_white: Mapped[float | None] = mapped_column(Float)
+    clock_base_black: Mapped[float | None] = mapped_column(Float)
     version: Mapped[int] = mapped_column(Integer, nullable=False)
     """Bumped by every change: a process whose cached game is older rebuilds it, and two
     processes cannot both apply a change to the same version."""

@@ -51,15 +51,8 @@ export const postJSON = (path, body = {}) => request("POST", path, body);
 export const api = {
   variants: () => getJSON("/api/variants"),
   variant: (name) => getJSON(`/api/variants/${encodeURIComponent(name)}`),
-  /** The current player, or null when there is no session yet (401). */
-  me: async () => {
-    try {
-      return await getJSON("/api/me");
-    } catch (error) {
-      if (error.status === 401 || error.status === 404) return null;
-      throw error;
-    }
-  },
+  /** The current player, or null when there is no session yet. */
+  me: () => getJSON("/api/session"),
   setName: (name) => postJSON("/api/session", { name }),
   games: (status) => getJSON(`/api/games?status=${encodeURIComponent(status)}`),
   createGame: (settings) => postJSON("/api/games", settings),
@@ -70,6 +63,9 @@ export const api = {
   resign: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/resign`),
   draw: (id, action) => postJSON(`/api/games/${encodeURIComponent(id)}/draw`, { action }),
   rematch: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/rematch`),
+  abort: (id) => postJSON(`/api/games/${encodeURIComponent(id)}/abort`),
+  takeback: (id, action) => postJSON(`/api/games/${encodeURIComponent(id)}/takeback`, { action }),
+  claim: (id, result) => postJSON(`/api/games/${encodeURIComponent(id)}/claim`, { result }),
   pdnUrl: (id) => `/api/games/${encodeURIComponent(id)}/pdn`,
   createMatch: (settings) => postJSON("/api/matches", settings),
   match: (id) => getJSON(`/api/matches/${encodeURIComponent(id)}`),
@@ -89,7 +85,8 @@ export const api = {
  * The WebSocket of one game, reconnected with exponential backoff whenever it closes.
  * The server sends the full state on every (re)connection, so nothing is replayed here.
  *
- * handlers: onState(game), onError(message), onStatus("connecting"|"open"|"closed", retryInMs)
+ * handlers: onState(game), onError(message), onStatus("connecting"|"open"|"closed", retryInMs),
+ * onMessage(frame) for the other frames (presence, chat)
  */
 export class GameSocket {
   constructor(gameId, handlers) {
@@ -146,6 +143,7 @@ export class GameSocket {
       }
       if (message.type === "state" && message.game) this.handlers.onState?.(message.game);
       else if (message.type === "error") this.handlers.onError?.(message.message || "Refused");
+      else this.handlers.onMessage?.(message);
     });
     socket.addEventListener("close", () => {
       if (this.socket !== socket) return;
@@ -231,6 +229,7 @@ export function seatLabel(seat) {
  *  a first place shared on a board of more players: "White and Red share first place". */
 export function resultText(result) {
   if (!result) return "";
+  if (result.reason === "aborted") return "Game aborted (no result)";
   const reason = result.reason ? ` (${String(result.reason).replaceAll("_", " ")})` : "";
   const name = (color) => color[0].toUpperCase() + color.slice(1);
   if (result.winner) return `${name(result.winner)} wins${reason}`;

@@ -8,6 +8,12 @@
 // of a multi-player board has its own angle (`geometry.seat_angles`). Pieces do not take
 // pointer events: every click, tap, key and drop lands on a cell, named by its
 // `data-square`.
+//
+// Coordinates (`setCoordinates`): the square names in the cells ("numbers"), letters and
+// numbers along the bottom and left edges as the board is seen ("edges": a-h and 1-8 on
+// 8x8, further letters and numbers on larger rectangular boards; a board that is not
+// rectangular keeps its names), or "none". A move's whole path can be drawn as a line
+// through its landing squares, with its captured pieces crossed out.
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -31,6 +37,17 @@ function area(points) {
   return Math.abs(sum) / 2;
 }
 
+/** A column's letters: a..z, then aa, ab, ... */
+function letters(column) {
+  let text = "";
+  let n = column;
+  do {
+    text = String.fromCharCode(97 + (n % 26)) + text;
+    n = Math.floor(n / 26) - 1;
+  } while (n >= 0);
+  return text;
+}
+
 function centroid(points) {
   let x = 0;
   let y = 0;
@@ -41,6 +58,42 @@ function centroid(points) {
   return [x / points.length, y / points.length];
 }
 
+/**
+ * A radial board of six or eight areas drawn with its centre opened: every point moves out
+ * from the centre so that the centre becomes a small disc (a fifth of the radius) and the
+ * cells that touch it are no longer slivers. Lines and neighbours are unchanged: only the
+ * drawing is stretched.
+ */
+function opened(geometry) {
+  const outlines = [...geometry.cells.map((cell) => cell.polygon), ...(geometry.background || [])];
+  const points = outlines.flat();
+  const xs = points.map(([x]) => x);
+  const ys = points.map(([, y]) => y);
+  const [cx, cy] = [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
+  const radius = Math.max(...points.map(([x, y]) => Math.hypot(x - cx, y - cy)));
+  const hole = radius * 0.2;
+  const out = ([x, y], [dx, dy], d) => {
+    const length = Math.hypot(dx, dy) || 1;
+    const r = hole + d * (1 - hole / radius);
+    return [cx + (dx / length) * r, cy + (dy / length) * r];
+  };
+  // A corner at the centre becomes two, out along the cell's two edges from the centre, so
+  // that neighbours still share their edges and the centre is a small polygon.
+  const move = (polygon) =>
+    polygon.flatMap(([x, y], i) => {
+      const d = Math.hypot(x - cx, y - cy);
+      if (d >= radius * 1e-6) return [out([x, y], [x - cx, y - cy], d)];
+      const before = polygon[(i + polygon.length - 1) % polygon.length];
+      const after = polygon[(i + 1) % polygon.length];
+      return [out(before, [before[0] - cx, before[1] - cy], 0), out(after, [after[0] - cx, after[1] - cy], 0)];
+    });
+  return {
+    ...geometry,
+    cells: geometry.cells.map((cell) => ({ ...cell, polygon: move(cell.polygon) })),
+    background: (geometry.background || []).map(move),
+  };
+}
+
 export class Board {
   /**
    * container: element the SVG goes into; geometry: the variant's `geometry`.
@@ -48,11 +101,10 @@ export class Board {
    */
   constructor(container, geometry, options = {}) {
     this.container = container;
-    this.geometry = geometry;
     this.interactive = Boolean(options.interactive);
     this.position = { turn: "white", pieces: new Map() };
     this.marks = {};
-    this.showNames = options.showNames ?? true;
+    this.coordinates = options.coordinates ?? "numbers";
     /** Called with (square, "click"|"drop"). */
     this.onSquare = null;
     /** Called with (square) on pointer down: true when the piece there may be dragged. */
@@ -61,6 +113,8 @@ export class Board {
     this.onDragStart = null;
     this.drag = null;
 
+    if ((geometry.players || 2) >= 6) geometry = opened(geometry);
+    this.geometry = geometry;
     this.outlines = [...geometry.cells.map((cell) => cell.polygon), ...(geometry.background || [])];
     const xs = this.outlines.flat().map(([x]) => x);
     const ys = this.outlines.flat().map(([, y]) => y);
@@ -124,6 +178,17 @@ export class Board {
     this.render();
   }
 
+  /** "numbers", "edges" or "none" (see the top of this file). */
+  setCoordinates(mode) {
+    this.coordinates = mode;
+    this.renderSquares();
+  }
+
+  /** Whether the board has rows and columns (so that edges can be lettered). */
+  rectangular() {
+    return this.geometry.cells.every((cell) => cell.row !== null && cell.row !== undefined && cell.column !== null && cell.column !== undefined);
+  }
+
   setPosition(position) {
     this.position = position;
     this.renderPieces();
@@ -131,7 +196,8 @@ export class Board {
   }
 
   /** marks: {selected, path: [], next: Set, finals: Set, mustCapture: Set, movable: Set,
-   *  lastMove: [squares], arrow: [squares] (a suggested move's path)} */
+   *  lastMove: [squares], arrow: [squares] (a suggested move's path), trail: [squares] (a
+   *  capture's path as a line), captured: [squares] (crossed out), premove: [squares]} */
   setMarks(marks) {
     this.marks = marks || {};
     this.renderMarks();
@@ -170,7 +236,7 @@ export class Board {
         "data-square": name,
       });
       cells.append(shape);
-      if (this.showNames) {
+      if (this.coordinates === "numbers" || (this.coordinates === "edges" && !this.rectangular())) {
         const left = Math.min(...polygon.map((p) => p[0]));
         const top = Math.min(...polygon.map((p) => p[1]));
         const label = svg("text", {
@@ -184,6 +250,34 @@ export class Board {
         names.append(label);
       }
     }
+    if (this.coordinates === "edges" && this.rectangular()) this.renderEdges();
+  }
+
+  /** Letters along the bottom edge and numbers along the left edge, as the board is seen
+   *  (row 0 is the top row: rank `height`; column 0 is file a). */
+  renderEdges() {
+    const { geometry, unit } = this;
+    const columns = new Map();
+    const rows = new Map();
+    for (const cell of geometry.cells) {
+      const [x, y] = centroid(cell.polygon);
+      columns.set(cell.column, x);
+      rows.set(cell.row, y);
+    }
+    const xs = this.outlines.flat().map(([x]) => x);
+    const ys = this.outlines.flat().map(([, y]) => y);
+    const flipped = this.angle > 90 && this.angle < 270;
+    const bottom = flipped ? Math.min(...ys) + unit * 0.1 : Math.max(...ys) - unit * 0.1;
+    const left = flipped ? Math.max(...xs) - unit * 0.1 : Math.min(...xs) + unit * 0.1;
+    const label = (point, text, cls) => {
+      const [x, y] = this.point(point);
+      const element = svg("text", { x, y, class: `edge-name ${cls}`, "font-size": unit * 0.2, "aria-hidden": "true" });
+      element.textContent = text;
+      this.layers.names.append(element);
+    };
+    for (const [column, x] of columns) label([x + unit * 0.3 * (flipped ? -1 : 1), bottom], letters(column), "file");
+    const height = geometry.height || rows.size;
+    for (const [row, y] of rows) label([left, y - unit * 0.28 * (flipped ? -1 : 1)], String(height - row), "rank");
   }
 
   cellShape(name) {
@@ -211,6 +305,7 @@ export class Board {
     };
     paint(marks.lastMove, "mark-last");
     paint(marks.path, "mark-path");
+    paint(marks.premove, "mark-premove");
     if (marks.selected) paint([marks.selected], "mark-selected");
     const targets = new Set([...(marks.next || []), ...(marks.finals || [])]);
     for (const name of targets) {
@@ -226,6 +321,22 @@ export class Board {
       );
     }
     if (marks.arrow?.length > 1) overlay.append(this.arrow(marks.arrow));
+    if (marks.trail?.length > 1) overlay.append(this.trail(marks.trail));
+    for (const name of marks.captured || []) {
+      const center = this.centerOf(name);
+      if (!center) continue;
+      const d = unit * 0.22;
+      const [x, y] = center;
+      overlay.append(
+        svg("path", {
+          d: `M${x - d},${y - d}L${x + d},${y + d}M${x + d},${y - d}L${x - d},${y + d}`,
+          class: "mark-taken",
+          "data-square": null,
+          "data-taken": name,
+          "stroke-width": unit * 0.08,
+        }),
+      );
+    }
     for (const name of marks.mustCapture || []) {
       const center = this.centerOf(name);
       if (!center) continue;
@@ -240,6 +351,18 @@ export class Board {
       shape.classList.toggle("selected", marks.selected === name);
       shape.classList.toggle("must-capture", Boolean(marks.mustCapture?.has(name)));
     }
+  }
+
+  /** A line through the centres of `squares`: a capture's landing squares in order. */
+  trail(squares) {
+    const points = squares.map((name) => this.centerOf(name)).filter(Boolean);
+    const line = svg("polyline", {
+      points: points.map(([x, y]) => `${x},${y}`).join(" "),
+      class: "mark-trail",
+      "data-path": squares.join("-"),
+      "stroke-width": this.unit * 0.07,
+    });
+    return line;
   }
 
   /** An arrow along the centres of `squares` (a move's path), for a suggested move. */

@@ -12,8 +12,17 @@
 // On a board of more players each seat has its colour and its side of the board: the board
 // is turned so that the viewer's side is at the bottom, the seats are listed with the one
 // to move marked, the players out of the game struck out and, at the end, their places.
+//
+// The table around the board: abort (until both have moved), takebacks, the claim once the
+// opponent's connection has been gone long enough (the server's presence frames), the chat
+// (chat.js), sounds (sound.js), coordinates, and premoves: while the opponent thinks, the
+// player may pick one of his pieces and a square; when his turn comes the premove is played
+// if exactly one legal move goes from that piece to that square (the server checks it like
+// any move), and dropped otherwise.
 import { api, ApiError, controlOf, GameSocket, h, resultText, seatLabel, showError } from "./api.js";
 import { Board } from "./board.js";
+import { ChatPanel } from "./chat.js";
+import { sound } from "./sound.js";
 import { MovePicker } from "./picker.js";
 import { applyMove, COLORS, normalizeMove, parseFen, samePosition, squareIndex } from "./position.js";
 import { ReviewPanel } from "./review.js";
@@ -37,6 +46,21 @@ let pending = null; // {move, position} while a move waits for the server
 let hint = "";
 let loadingVariant = null;
 let review = null; // the engine review panel (finished games)
+let premove = null; // {from, to}: the move to play when the turn comes
+let premoveFrom = null; // the piece picked for a premove, before its square
+let presence = { gone: {}, spectators: 0 }; // the last presence frame
+let clockOffset = 0; // server time - local time, seconds
+let lowWarned = false;
+let chat = null;
+const COORDINATES = "damier.coordinates";
+
+function coordinates() {
+  try {
+    return localStorage.getItem(COORDINATES) || "numbers";
+  } catch {
+    return "numbers";
+  }
+}
 
 function fail(error) {
   const message = error instanceof ApiError ? error.detail || error.message : String(error.message || error);
@@ -73,11 +97,11 @@ function canMove() {
 function newer(game) {
   if (!state || game.id !== state.id) return true;
   if (state.status === "finished" && game.status !== "finished") return false;
-  if (game.ply !== state.ply) return game.ply > state.ply;
-  if (typeof game.server_time === "number" && typeof state.server_time === "number") {
-    return game.server_time >= state.server_time;
-  }
-  return true;
+  const timed = typeof game.server_time === "number" && typeof state.server_time === "number";
+  if (game.ply > state.ply) return true;
+  // Fewer moves: a takeback, if the state is newer (else a stale answer).
+  if (game.ply < state.ply) return timed && game.server_time > state.server_time;
+  return timed ? game.server_time >= state.server_time : true;
 }
 
 async function accept(game) {
@@ -91,8 +115,11 @@ async function accept(game) {
   const previous = state;
   state = game;
   receivedAt = performance.now();
+  if (typeof game.server_time === "number") clockOffset = game.server_time - Date.now() / 1000;
   pending = null;
   updatePositions(previous);
+  announce(previous, game);
+  chat?.update(game);
   const legal = myTurn() ? (game.legal_moves || []).map((move) => normalizeMove(index, move)) : [];
   const keep = picker.path.length && previous && previous.ply === game.ply && myTurn();
   if (!keep) {
@@ -101,6 +128,67 @@ async function accept(game) {
     hint = "";
   }
   render();
+  playPremove();
+}
+
+/** Sounds for what changed, and the error banner cleared when the game ends. */
+function announce(previous, game) {
+  if (!previous || previous.id !== game.id) return;
+  if (game.ply > previous.ply) {
+    const last = game.moves?.[game.ply - 1];
+    sound.play(last?.captured?.length ? "capture" : "move");
+  }
+  if (previous.status !== "finished" && game.status === "finished") {
+    sound.play("end");
+    errorBox.hidden = true;
+    errorBox.textContent = "";
+  }
+}
+
+// --- premoves -----------------------------------------------------------------------------
+
+function canPremove() {
+  return Boolean(state && state.status === "playing" && inGame() && !myTurn() && viewPly === null && playerCount() === 2);
+}
+
+function premoveClick(square) {
+  const piece = displayed().position.pieces.get(square);
+  const mine = piece && piece.color === state.you;
+  if (premoveFrom === null || mine) {
+    premoveFrom = mine && premoveFrom !== square ? square : null;
+    if (premoveFrom) premove = null;
+  } else {
+    premove = { from: premoveFrom, to: square };
+    premoveFrom = null;
+  }
+  renderMarks();
+  renderActions();
+}
+
+function cancelPremove() {
+  premove = null;
+  premoveFrom = null;
+}
+
+/** On the player's turn: the premove if exactly one legal move fits it, else dropped. */
+function playPremove() {
+  if (!premove && !premoveFrom) return;
+  if (!state || state.status !== "playing") {
+    cancelPremove();
+    return;
+  }
+  if (!myTurn() || !premove) return;
+  const { from, to } = premove;
+  cancelPremove();
+  const fits = (state.legal_moves || [])
+    .map((move) => normalizeMove(index, move))
+    .filter((move) => move.path[0] === from && move.path[move.path.length - 1] === to);
+  if (fits.length === 1) {
+    play(fits[0]);
+  } else {
+    hint = `Premove ${from}–${to} dropped: ${fits.length ? "several moves fit" : "not legal now"}.`;
+    render();
+  }
 }
 
 async function loadVariant(name) {
@@ -110,6 +198,7 @@ async function loadVariant(name) {
   board = new Board($("board"), geometry, {
     interactive: true,
     label: `${variant.title || name} board`,
+    coordinates: coordinates(),
   });
   board.onSquare = onSquare;
   board.canDrag = (square) => canMove() && picker.path.length <= 1 && picker.movable().has(square);
@@ -155,7 +244,10 @@ function updatePositions(previous) {
 // --- moving -------------------------------------------------------------------------------
 
 function onSquare(square) {
-  if (!canMove()) return;
+  if (!canMove()) {
+    if (canPremove()) premoveClick(square);
+    return;
+  }
   const result = picker.click(square);
   hideChoice();
   hint = "";
@@ -253,6 +345,7 @@ function displayed() {
 
 function render() {
   if (!state || !board) return;
+  if (state.status === "finished" && $("connection").textContent === "Live.") $("connection").textContent = "";
   if (board.angle !== angle()) board.setAngle(angle());
   $("flip").setAttribute("aria-pressed", String(viewSeat() !== 0));
   $("flip").textContent = playerCount() > 2 ? "Turn board" : "Flip board";
@@ -275,10 +368,16 @@ function renderReview() {
 function renderMarks() {
   if (!board || !state) return;
   const { ply } = displayed();
-  let lastMove = null;
-  if (pending?.move) lastMove = normalizeMove(index, pending.move).path;
-  else if (ply > 0 && state.moves?.[ply - 1]) lastMove = normalizeMove(index, state.moves[ply - 1]).path;
-  const marks = { lastMove: lastMove ? [lastMove[0], lastMove[lastMove.length - 1]] : [] };
+  let last = null;
+  if (pending?.move) last = normalizeMove(index, pending.move);
+  else if (ply > 0 && state.moves?.[ply - 1]) last = normalizeMove(index, state.moves[ply - 1]);
+  // The last move whole: every landing square, a line along a capture, the taken pieces.
+  const marks = { lastMove: last ? last.path : [] };
+  if (last?.captured?.length) Object.assign(marks, { trail: last.path, captured: last.captured });
+  if (canPremove() || premove) {
+    marks.premove = premove ? [premove.from, premove.to] : [];
+    marks.selected = premoveFrom;
+  }
   if (state.status === "finished" && review?.review) {
     const best = review.bestMove(ply);
     if (best) marks.arrow = normalizeMove(index, best).path;
@@ -293,6 +392,7 @@ function renderMarks() {
       next,
       finals,
     });
+    if (picker.path.length > 1) marks.trail = picker.path; // a capture being chosen
   }
   board.setMarks(marks);
 }
@@ -432,6 +532,7 @@ function renderActions() {
   $("draw-accept").hidden = !(playing && player && asked);
   $("draw-decline").hidden = $("draw-accept").hidden;
   $("resign").hidden = !(playing && player);
+  renderTable(playing && player);
   $("rematch").hidden = !(state.status === "finished" && state.you);
   const rematchId = state.rematch?.id ?? state.rematch ?? null;
   $("rematch-link").hidden = !rematchId;
@@ -482,6 +583,7 @@ function renderMoves() {
   });
   box.replaceChildren(...cells);
   box.style.setProperty("--round", String(round));
+  box.classList.toggle("many", round > 2); // wider columns, scrolled sideways: nothing cut off
   box.setAttribute("aria-label", `Moves (${moves.length})`);
   box.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: "nearest" });
   const viewing = $("viewing");
@@ -524,6 +626,73 @@ function navigate(where) {
   }
 }
 
+// --- the table: abort, takeback, claims, presence ----------------------------------------
+
+function serverNow() {
+  return Date.now() / 1000 + clockOffset;
+}
+
+function renderTable(player) {
+  const two = playerCount() === 2;
+  const firstRound = state.ply < (state.active?.length || 2);
+  $("abort").hidden = !(player && firstRound);
+  const offer = state.takeback_offer;
+  // A move of one's own to take back (against the computer: on one's turn, it grants it).
+  const computer = two && state.you && seatOf(other(state.you))?.kind === "computer";
+  const mine = state.turn === state.you ? state.ply >= 2 : state.ply >= 1 && !computer;
+  const takeback = $("takeback");
+  takeback.hidden = !(player && two && mine && (!offer || offer === state.you));
+  takeback.disabled = offer === state.you;
+  takeback.textContent = offer === state.you ? "Takeback asked" : "Ask to take back";
+  $("takeback-accept").hidden = !(player && two && offer && offer !== state.you);
+  $("takeback-decline").hidden = $("takeback-accept").hidden;
+  $("premove-cancel").hidden = !(premove || premoveFrom);
+  renderPresence();
+}
+
+/** Who has gone (a countdown to the claim), the first-move countdown, the spectators. */
+function renderPresence() {
+  if (!state) return;
+  const now = serverNow();
+  const playing = state.status === "playing";
+  const line = $("presence");
+  const gone = playing ? Object.entries(presence.gone || {}) : [];
+  let claimable = false;
+  if (gone.length) {
+    const [color, { claim_at: claimAt }] = gone[0];
+    const wait = Math.ceil(claimAt - now);
+    const who = seatLabel(seatOf(color));
+    const mineToClaim = inGame() && color !== state.you;
+    claimable = mineToClaim && wait <= 0;
+    line.textContent = wait > 0
+      ? `${who} has left the game: ${mineToClaim ? "you may claim the win in" : "the opponent may claim in"} ${wait} s.`
+      : `${who} has left the game${mineToClaim ? ": claim the win, call it a draw, or wait." : "."}`;
+    line.classList.add("warning");
+  }
+  line.hidden = !gone.length;
+  $("claim-win").hidden = !claimable;
+  $("claim-draw").hidden = !claimable;
+  const first = $("first-move");
+  const deadline = playing ? state.first_move_deadline : null;
+  first.hidden = !deadline;
+  if (deadline) {
+    const wait = Math.max(0, Math.ceil(deadline - now));
+    const who = state.turn === state.you ? "You have" : `${cap(state.turn)} has`;
+    first.textContent = `${who} ${wait} s to make a first move, or the game is aborted.`;
+  }
+  const count = presence.spectators || 0;
+  $("spectators").textContent = count ? `${count} spectator${count === 1 ? "" : "s"}` : "";
+}
+
+function onFrame(frame) {
+  if (frame.type === "presence") {
+    presence = frame;
+    if (state) renderActions();
+  } else if (frame.type === "chat") {
+    chat?.receive(frame);
+  }
+}
+
 // --- clocks -------------------------------------------------------------------------------
 
 function formatClock(seconds) {
@@ -546,6 +715,7 @@ function remaining(color) {
 }
 
 function tick() {
+  renderPresence();
   if (!state || !state.clock) return;
   for (const element of document.querySelectorAll(".clock[data-color]")) {
     const color = element.dataset.color;
@@ -554,6 +724,10 @@ function tick() {
     const running = state.status === "playing" && state.clock.running === color;
     element.classList.toggle("running", running);
     element.classList.toggle("low", seconds < 20);
+    if (running && color === state.you) {
+      if (seconds < 10 && !lowWarned) sound.play("low");
+      lowWarned = seconds < 10;
+    }
   }
 }
 
@@ -562,7 +736,7 @@ function tick() {
 function connectionStatus(status, retryMs) {
   const element = $("connection");
   element.classList.toggle("down", status === "closed");
-  if (status === "open") element.textContent = "Live.";
+  if (status === "open") element.textContent = state?.status === "finished" ? "" : "Live.";
   else if (status === "connecting") element.textContent = "Connecting…";
   else element.textContent = `Connection lost: retrying in ${Math.max(1, Math.round(retryMs / 1000))} s.`;
 }
@@ -573,6 +747,7 @@ function restartSocket() {
     onState: (game) => accept(game).catch(fail),
     onError: (message) => showError(errorBox, message),
     onStatus: connectionStatus,
+    onMessage: onFrame,
   });
   socket.connect();
 }
@@ -596,6 +771,39 @@ function wire() {
     seatOverride = (viewSeat() + 1) % playerCount();
     render();
   });
+  chat = new ChatPanel(
+    { section: $("chat"), log: $("chat-log"), form: $("chat-form"), input: $("chat-input"), toggle: $("chat-toggle") },
+    (frame) => Boolean(socket?.send(frame)),
+  );
+  $("coordinates").value = coordinates();
+  $("coordinates").addEventListener("change", (event) => {
+    try {
+      localStorage.setItem(COORDINATES, event.target.value);
+    } catch {
+      /* the choice lasts for the page */
+    }
+    board?.setCoordinates(event.target.value);
+  });
+  const mute = $("mute");
+  const showMute = () => {
+    mute.textContent = sound.muted ? "Sound off" : "Sound on";
+    mute.setAttribute("aria-pressed", String(sound.muted));
+  };
+  showMute();
+  mute.addEventListener("click", () => {
+    sound.muted = !sound.muted;
+    showMute();
+  });
+  $("abort").addEventListener("click", (event) => action(() => api.abort(gameId), event.currentTarget));
+  $("takeback").addEventListener("click", (event) => action(() => api.takeback(gameId, "propose"), event.currentTarget));
+  $("takeback-accept").addEventListener("click", (event) => action(() => api.takeback(gameId, "accept"), event.currentTarget));
+  $("takeback-decline").addEventListener("click", (event) => action(() => api.takeback(gameId, "decline"), event.currentTarget));
+  $("claim-win").addEventListener("click", (event) => action(() => api.claim(gameId, "win"), event.currentTarget));
+  $("claim-draw").addEventListener("click", (event) => action(() => api.claim(gameId, "draw"), event.currentTarget));
+  $("premove-cancel").addEventListener("click", () => {
+    cancelPremove();
+    render();
+  });
   $("nav-first").addEventListener("click", () => navigate("first"));
   $("nav-prev").addEventListener("click", () => navigate("prev"));
   $("nav-next").addEventListener("click", () => navigate("next"));
@@ -608,6 +816,7 @@ function wire() {
       event.preventDefault();
       navigate(where);
     } else if (event.key === "Escape") {
+      cancelPremove();
       picker.clear();
       hideChoice();
       hint = "";
@@ -687,6 +896,8 @@ async function main() {
     if (error.status === 404) {
       $("board").replaceChildren(h("p", {}, "There is no such game. ", h("a", { href: "/" }, "Back to the lobby")));
       $("status").textContent = "No such game.";
+      for (const id of ["actions", "move-form", "review"]) $(id).hidden = true;
+      for (const element of document.querySelectorAll(".moves-nav, .settings-row, #moves, #moves-title, .player")) element.hidden = true;
       return;
     }
     fail(error);

@@ -307,6 +307,7 @@ function readSettings() {
   const opponent = data.get("opponent");
   const settings = { variant: modes.played(), opponent, color: data.get("color"), clock, mode, options };
   if (opponent === "computer") settings.level = Number(data.get("level"));
+  else if (mode !== "match") settings.takebacks = data.get("takebacks") === "on"; // may be rated
   if (mode === "match") settings.games = Number(data.get("games")) || null;
   return settings;
 }
@@ -379,6 +380,7 @@ function syncForm() {
   const form = document.getElementById("create-form");
   const computer = form.querySelector('input[name="opponent"]:checked')?.value === "computer";
   document.getElementById("level-row").hidden = !computer;
+  document.getElementById("takebacks-row").hidden = computer; // the computer always grants them
   form.level.disabled = !computer;
   document.getElementById("variant-rules").href = `/rules/${encodeURIComponent(form.variant.value)}`;
   document.getElementById("variant-rules").textContent = `Rules of ${variantTitle(form.variant.value)}`;

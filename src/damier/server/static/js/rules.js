@@ -14,7 +14,13 @@ function label(key) {
   return text[0].toUpperCase() + text.slice(1);
 }
 
-function valueNode(value) {
+/** "QuietMoves" -> "quiet moves": the rules' names (draw rules) in words, each once. */
+function words(names) {
+  return [...new Set(names.map((name) => String(name).replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()))];
+}
+
+function valueNode(value, key = "") {
+  if (key === "draw_rules" && Array.isArray(value)) return value.length ? words(value).join(", ") : "none";
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) {
@@ -23,7 +29,7 @@ function valueNode(value) {
     return h("ul", {}, value.map((item) => h("li", {}, valueNode(item))));
   }
   if (typeof value === "object") {
-    return h("dl", {}, Object.entries(value).flatMap(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, valueNode(v))]));
+    return h("dl", {}, Object.entries(value).flatMap(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, valueNode(v, k))]));
   }
   return String(value);
 }
@@ -74,7 +80,12 @@ async function main() {
   const board = new Board($("board"), geometry, { label: `${variant.title || variant.name}: start position` });
   const startFen = geometry.start_fen || variant.start_fen;
   board.setPosition(parseFen(squareIndex(geometry), startFen));
-  $("board-caption").textContent = `${geometry.width}×${geometry.height} board, ${geometry.cells.length} playable squares. Start: ${startFen}`;
+  // Only a board of rows and columns has a width and a height (the others: their cells).
+  const rectangular = (geometry.players || 2) === 2 && geometry.cells.every((cell) => cell.row !== null && cell.row !== undefined);
+  const size = rectangular
+    ? `${geometry.width}×${geometry.height} board, ${geometry.cells.length} playable squares`
+    : `${geometry.cells.length} playable cells`;
+  $("board-caption").replaceChildren(`${size}. Start: `, h("code", { class: "fen" }, startFen));
   $("play-link").href = "/";
   $("play-link").addEventListener("click", () => {
     try {
@@ -93,4 +104,5 @@ async function main() {
 
 main().catch((error) => {
   showError($("error"), error.status === 404 ? `There is no variant called “${name}”.` : error.message, 60000);
+  if (error.status === 404) $("play-link").hidden = true; // nothing to play
 });
