@@ -153,7 +153,9 @@ def test_a_flag_fall_inside_a_match_loses_the_game_and_the_match_goes_on(
         sign_in(bob, "Bob")
         match = new_match(client, bob, variant="russian", games=2, clock="1+0")
         game_id = match["current"]
-        time.advance(61)  # White (Ana) never moves
+        aborted = client.post(f"/api/games/{game_id}/abort")  # a match game must be played
+        assert aborted.status_code == 409 and "cannot be aborted" in aborted.text
+        time.advance(61)  # White (Ana) never moves: her first move is late, the game lost
         state = wait_for(client, game_id, lambda s: s["status"] == "finished")
         assert state["result"]["winner"] == "black" and "time" in state["result"]["reason"]
         match = client.get(f"/api/matches/{match['id']}").json()
