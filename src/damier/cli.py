@@ -482,6 +482,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
     serve.set_defaults(run=_serve)
+
+    from damier.egtb.command import add_commands
+
+    add_commands(commands)
     return parser
 
 

@@ -163,9 +163,12 @@ class Tablebase:
         """``"win"``, ``"draw"`` or ``"loss"`` for the side to move."""
         if board.variant != self.variant:
             raise ValueError(f"this database is for {self.variant.name}, not {board.variant.name}")
-        cells = board.cells
+        return self.value_of(board.cells, board.turn)
+
+    def value_of(self, cells: npt.NDArray[np.int8], turn: int) -> str:
+        """:meth:`value` of the kernel's cell array ``cells``, ``turn`` to move."""
         bits = self.spec.bits
-        mine = (cells == 2 * board.turn + 1) | (cells == 2 * board.turn + 2)
+        mine = (cells == 2 * turn + 1) | (cells == 2 * turn + 2)
         theirs = (cells > 0) & ~mine
         pieces = int(mine.sum() + theirs.sum())
         if pieces > self.pieces:
@@ -176,7 +179,7 @@ class Tablebase:
             raise ValueError("the side not to move has no piece: the game is over")
         kings = (cells > 0) & (cells % 2 == 0)
         words = [np.uint64(np.bitwise_or.reduce(bits[m], initial=0)) for m in (mine, theirs, kings)]
-        value = _probe(self.layout.ix, self.values, *words, board.turn)
+        value = _probe(self.layout.ix, self.values, *words, turn)
         return VALUE_NAMES[int(value)]
 
     def counts(self) -> list[tuple[Material, int, int, int]]:
@@ -188,6 +191,12 @@ class Tablebase:
             tally = np.bincount(values[start : start + size], minlength=4)
             rows.append((material, int(tally[WIN]), int(tally[DRAW]), int(tally[LOSS])))
         return rows
+
+
+def verify(base: Tablebase) -> int:
+    """How many positions of a loaded database disagree with their successors (0: sound)."""
+    work = Work(base.spec, base.pieces, base.variant.giveaway)
+    return check(work, unpack(base.values, base.layout.total))
 
 
 @kernel
