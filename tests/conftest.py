@@ -26,3 +26,12 @@ def reference() -> list[dict[str, Any]]:
     if not entries:
         pytest.skip(f"{PERFT_JSON} not found")
     return entries
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_user_endgame_databases(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The engine probes the endgame databases of the user's data directory: tests see
+    only those they build."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DAMIER_EGTB_DIR", str(tmp_path_factory.mktemp("no-egtb")))
+        yield
