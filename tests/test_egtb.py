@@ -254,3 +254,86 @@ def test_the_search_finds_wins_only_the_database_knows(
     with_database = wins_found("russian", directory, boards, depth=3)
     assert all(with_database)
     assert without.count(False) >= 5  # wins beyond the search's horizon
+
+
+# -- four pieces: known endings ----------------------------------------------------------
+
+
+Tally = dict[tuple[str, bool, bool, str], int]
+
+
+def three_kings_against_one(variant: str, directory: Path) -> Tally:
+    """How many positions of three kings against one are won, drawn or lost for the side
+    to move, by (who moves, whether the lone king stands on the long diagonal, whether one
+    of the three does, value)."""
+    base = Tablebase.load(variant, directory)
+    assert base is not None and base.pieces >= 4
+    geometry = geometry_of(base.variant)
+    diagonal = geometry.main_diagonal
+    tally: Tally = {}
+    for strong in itertools.combinations(range(geometry.cell_count), 3):
+        for lone in set(range(geometry.cell_count)) - set(strong):
+            cells = np.zeros(geometry.cell_count, dtype=np.int8)
+            cells[list(strong)] = 2  # White kings
+            cells[lone] = 4  # Black's king
+            for turn, mover in ((0, "three"), (1, "one")):
+                held = any(cell in diagonal for cell in strong)
+                key = (mover, lone in diagonal, held, base.value_of(cells, turn))
+                tally[key] = tally.get(key, 0) + 1
+    return tally
+
+
+@pytest.fixture(scope="module")
+def four(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("egtb4")
+    assert main(["egtb", "build", "--variant", "russian", "--pieces", "4", "--dir", str(path)]) == 0
+    return path
+
+
+@pytest.mark.slow
+def test_petrov_triangle(four: Path) -> None:
+    """Russian draughts: three kings beat one unless the lone king holds the long diagonal
+    (the win is Petrov's triangle)."""
+    tally = three_kings_against_one("russian", four)
+
+    def count(mover: str, lone_on: bool, held: bool | None, value: str) -> int:
+        return sum(
+            n
+            for (m, on, h, v), n in tally.items()
+            if (m, on, v) == (mover, lone_on, value) and held in (None, h)
+        )
+
+    # The three to move, the lone king off the long diagonal: won (but for a few
+    # positions where it escapes there at once or takes a king).
+    assert count("three", False, None, "win") > 100 * count("three", False, None, "draw")
+    # The lone king on the long diagonal, none of the three on it: mostly drawn.
+    assert count("three", True, False, "draw") > count("three", True, False, "win")
+    assert count("three", True, None, "loss") == count("three", False, None, "loss") == 0
+
+
+@pytest.mark.slow
+def test_the_search_wins_three_kings_against_one_only_with_the_database(
+    four: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    boards = won_positions("russian", four, 10, "kkkK")
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(four / "none"))
+    without = wins_found("russian", four / "none", boards, depth=6)
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(four))
+    assert all(wins_found("russian", four, boards, depth=6))
+    assert without.count(False) >= 3
+
+
+@pytest.mark.slow
+def test_a_lone_king_draws_against_three_on_ten_by_ten(tmp_path: Path) -> None:
+    assert (
+        main(
+            ["egtb", "build", "--variant", "international", "--pieces", "4", "--dir", str(tmp_path)]
+        )
+        == 0
+    )
+    tally = three_kings_against_one("international", tmp_path)
+    lone_moves = {
+        value: sum(n for (who, _, _, v), n in tally.items() if who == "one" and v == value)
+        for value in ("win", "draw", "loss")
+    }
+    assert lone_moves["draw"] > 9 * (lone_moves["win"] + lone_moves["loss"])

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from damier.kernel.bitboard import G_CROWN, ONE, ZERO, Spec, bit_index, popcount
-from damier.kernel.jit import kernel_inline
+from damier.kernel.jit import kernel, kernel_inline
 
 MAX_PIECES = 5
 """The largest databases the layout can describe (three of a kind on one side, at most)."""
@@ -203,3 +203,9 @@ def probe_words(ix, values, me, opp, kings, player):
     if index < 0:
         return -1
     return packed_value(values, index)
+
+
+@kernel
+def probe_position(ix, values, me, opp, kings, player):
+    """:func:`probe_words`, called from Python."""
+    return probe_words(ix, values, me, opp, kings, player)

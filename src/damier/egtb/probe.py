@@ -31,10 +31,9 @@ from damier.egtb.index import (
     Layout,
     Material,
     layout,
-    probe_words,
+    probe_position,
 )
 from damier.kernel.bitboard import Spec, bitboard_spec
-from damier.kernel.jit import kernel
 from damier.rules import Variant, get_variant
 
 U8 = npt.NDArray[np.uint8]
@@ -80,12 +79,14 @@ def pack(values: U8) -> U8:
     padded = np.zeros((len(values) + 3) // 4 * 4, dtype=np.uint8)
     padded[: len(values)] = values
     quads = padded.reshape(-1, 4)
-    return quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
+    packed = quads[:, 0] | (quads[:, 1] << 2) | (quads[:, 2] << 4) | (quads[:, 3] << 6)
+    return packed.astype(np.uint8)
 
 
 def unpack(packed: U8, count: int) -> U8:
     shifts = np.array([0, 2, 4, 6], dtype=np.uint8)
-    return ((packed[:, None] >> shifts) & 3).reshape(-1)[:count]
+    values = ((packed[:, None] >> shifts) & 3).reshape(-1)[:count]
+    return values.astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ class Tablebase:
             raise ValueError("the side not to move has no piece: the game is over")
         kings = (cells > 0) & (cells % 2 == 0)
         words = [np.uint64(np.bitwise_or.reduce(bits[m], initial=0)) for m in (mine, theirs, kings)]
-        value = _probe(self.layout.ix, self.values, *words, turn)
+        value = probe_position(self.layout.ix, self.values, *words, turn)
         return VALUE_NAMES[int(value)]
 
     def counts(self) -> list[tuple[Material, int, int, int]]:
@@ -197,11 +198,6 @@ def verify(base: Tablebase) -> int:
     """How many positions of a loaded database disagree with their successors (0: sound)."""
     work = Work(base.spec, base.pieces, base.variant.giveaway)
     return check(work, unpack(base.values, base.layout.total))
-
-
-@kernel
-def _probe(ix, values, me, opp, kings, player):
-    return probe_words(ix, values, me, opp, kings, player)
 
 
 NO_TABLES = (np.zeros(IX_SIZE, dtype=np.int64), np.zeros(1, dtype=np.uint8))
