@@ -68,8 +68,10 @@ def fen_of(variant: str, key: Key) -> str:
 def solve_by_brute_force(variant: str, fens: Iterable[str]) -> dict[Key, int]:
     """The value of every position reachable from ``fens`` for the side to move: a win if
     some move reaches a lost position, a loss if every move (none included) reaches a won
-    one, repeated until nothing changes; what is left is a draw (play goes on forever)."""
+    one, repeated until nothing changes; what is left is a draw (play goes on forever). In
+    the giveaway forms having no move wins."""
     board = Board(variant)
+    no_move = WIN if board.variant.giveaway else LOSS
     children: dict[Key, list[Key]] = {}
     stack: list[Key] = []
     for fen in fens:
@@ -98,7 +100,9 @@ def solve_by_brute_force(variant: str, fens: Iterable[str]) -> dict[Key, int]:
             if key in value:
                 continue
             outcomes = [value.get(child) for child in following]
-            if LOSS in outcomes:
+            if not following:
+                value[key] = no_move
+            elif LOSS in outcomes:
                 value[key] = WIN
             elif all(outcome == WIN for outcome in outcomes):
                 value[key] = LOSS
@@ -125,7 +129,8 @@ def directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Databases of up to 3 pieces (Russian, English) and 2 (International), built by the
     command line."""
     path = tmp_path_factory.mktemp("egtb")
-    for variant, pieces in (("russian", 3), ("english", 3), ("international", 2)):
+    builds = (("russian", 3), ("english", 3), ("international", 2), ("russian-giveaway", 2))
+    for variant, pieces in builds:
         status = main(
             ["egtb", "build", "--variant", variant, "--pieces", str(pieces), "--dir", str(path)]
         )
@@ -151,7 +156,7 @@ def agree(variant: str, directory: Path, solved: dict[Key, int]) -> int:
     return checked
 
 
-@pytest.mark.parametrize("variant", ["russian", "english", "international"])
+@pytest.mark.parametrize("variant", ["russian", "english", "international", "russian-giveaway"])
 def test_two_piece_positions_agree_with_brute_force(variant: str, directory: Path) -> None:
     solved = solve_by_brute_force(variant, positions(variant, 2))
     assert agree(variant, directory, solved) > 1_000

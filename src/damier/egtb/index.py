@@ -28,7 +28,7 @@ from damier.kernel.bitboard import G_CROWN, ONE, ZERO, Spec, bit_index, popcount
 from damier.kernel.jit import kernel, kernel_inline
 
 MAX_PIECES = 5
-"""The largest databases the layout can describe (three of a kind on one side, at most)."""
+"""The largest databases the layout describes (its binomial table stops at k = 5)."""
 
 # Values, two bits each (for the side to move).
 DRAW, WIN, LOSS, INVALID = 0, 1, 2, 3
