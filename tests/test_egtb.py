@@ -126,10 +126,12 @@ def rotated(key: Key) -> Key:
 
 @pytest.fixture(scope="module")
 def directory(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Databases of up to 3 pieces (Russian, English) and 2 (International), built by the
-    command line."""
+    """Databases of up to 3 pieces (Russian, English) and 2 (International, and rules of
+    other kinds: giveaway, men that do not take kings on a mirrored board, crowning at the
+    end with free choice), built by the command line."""
     path = tmp_path_factory.mktemp("egtb")
-    builds = (("russian", 3), ("english", 3), ("international", 2), ("russian-giveaway", 2))
+    builds = [("russian", 3), ("english", 3), ("international", 2)]
+    builds += [(variant, 2) for variant in ("russian-giveaway", "italian", "pool")]
     for variant, pieces in builds:
         status = main(
             ["egtb", "build", "--variant", variant, "--pieces", str(pieces), "--dir", str(path)]
@@ -156,7 +158,9 @@ def agree(variant: str, directory: Path, solved: dict[Key, int]) -> int:
     return checked
 
 
-@pytest.mark.parametrize("variant", ["russian", "english", "international", "russian-giveaway"])
+@pytest.mark.parametrize(
+    "variant", ["russian", "english", "international", "russian-giveaway", "italian", "pool"]
+)
 def test_two_piece_positions_agree_with_brute_force(variant: str, directory: Path) -> None:
     solved = solve_by_brute_force(variant, positions(variant, 2))
     assert agree(variant, directory, solved) > 1_000
@@ -199,7 +203,7 @@ def test_probe_and_counts_on_the_command_line(
     status, _, err = run("probe", "--fen", "W:W21,22:B5,6")
     assert status == 2 and "at most 3" in err
     missing = main(
-        ["egtb", "probe", "--variant", "pool", "--fen", "W:W21:B5", "--dir", str(directory)]
+        ["egtb", "probe", "--variant", "brazilian", "--fen", "W:W21:B5", "--dir", str(directory)]
     )
     assert missing == 2 and "damier egtb build" in capsys.readouterr().err
     assert (
