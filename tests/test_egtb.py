@@ -14,8 +14,8 @@ import pytest
 from damier import Board
 from damier.cli import main
 from damier.egtb import Tablebase
-from damier.egtb.index import DRAW, LOSS, WIN
-from damier.egtb.probe import pack, unpack, verify
+from damier.egtb.index import DRAW, H_PIECES, LOSS, WIN
+from damier.egtb.probe import pack, search_tables, unpack, verify
 from damier.engine import Engine
 from damier.engine.bitsearch import TABLEBASE_WIN
 from damier.errors import FenError
@@ -346,3 +346,30 @@ def test_a_lone_king_draws_against_three_on_ten_by_ten(tmp_path: Path) -> None:
         for value in ("win", "draw", "loss")
     }
     assert lone_moves["draw"] > 9 * (lone_moves["win"] + lone_moves["loss"])
+
+
+def test_a_database_is_per_variant(directory: Path, tmp_path: Path) -> None:
+    """Russian and Brazilian share the board, not the values (crowning during a capture,
+    majority capture); a file is refused for rules it was not built for, and the search
+    then runs without it."""
+    assert (
+        main(["egtb", "build", "--variant", "brazilian", "--pieces", "3", "--dir", str(tmp_path)])
+        == 0
+    )
+    russian = Tablebase.load("russian", directory)
+    brazilian = Tablebase.load("brazilian", tmp_path)
+    assert russian is not None and brazilian is not None
+    differ = unpack(russian.values, russian.layout.total) != unpack(
+        brazilian.values, brazilian.layout.total
+    )
+    assert differ.sum() > 0
+    (tmp_path / "russian-3.npz").write_bytes((tmp_path / "brazilian-3.npz").read_bytes())
+    with pytest.raises(ValueError, match="other rules"):
+        Tablebase.load("russian", tmp_path)
+    assert search_tables_in("russian", tmp_path)[0][H_PIECES] == 0
+
+
+def search_tables_in(variant: str, directory: Path) -> tuple[np.ndarray, np.ndarray]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DAMIER_EGTB_DIR", str(directory))
+        return search_tables(get_variant(variant))
