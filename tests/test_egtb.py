@@ -178,8 +178,14 @@ def test_every_value_agrees_with_its_successors(directory: Path) -> None:
     base = Tablebase.load("russian", directory)
     assert base is not None and verify(base) == 0
     values = unpack(base.values, base.layout.total)
-    values[int(np.flatnonzero(values == WIN)[0])] = DRAW  # a won position said drawn
-    broken = Tablebase(base.variant, base.pieces, pack(values), base.layout.total)
+    won = int(np.flatnonzero(values == WIN)[0])
+    values[won] = DRAW  # a won position said drawn
+    broken = Tablebase(base.variant, base.pieces, pack(values), base.distances, base.layout.total)
+    assert verify(broken) >= 1
+    distances = base.distances.copy()
+    far = int(np.flatnonzero(distances > 0)[0])
+    distances[far] -= 1  # a win said nearer than it is
+    broken = Tablebase(base.variant, base.pieces, base.values, distances, base.layout.total)
     assert verify(broken) >= 1
 
 
@@ -265,6 +271,30 @@ def test_the_search_finds_wins_only_the_database_knows(
     assert without.count(False) >= 5  # wins beyond the search's horizon
 
 
+def play_out(variant: str, board: Board, plies: int) -> int | None:
+    """The engine (one ply deep, with the databases) against itself: the winner (the side
+    left without a move loses), or None after ``plies``."""
+    engine = Engine(variant)
+    board = board.copy()
+    for _ in range(plies):
+        if not board.legal_moves:
+            return 1 - board.turn
+        move = engine.search(board, depth=1).best_move
+        assert move is not None
+        board.push(move)
+    return None
+
+
+def test_the_engine_converts_a_won_ending(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Won and lost values carry the distance to the next capture or crowning: one ply of
+    search walks a won ending down to the win, the loser holding out as long as it can."""
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(directory))
+    for board in won_positions("russian", directory, 10, "kkK") + won_positions(
+        "russian", directory, 10, "mmM"
+    ):
+        assert play_out("russian", board, 200) == 0, board.fen
+
+
 # -- four pieces: known endings ----------------------------------------------------------
 
 
@@ -330,6 +360,8 @@ def test_the_search_wins_three_kings_against_one_only_with_the_database(
     monkeypatch.setenv("DAMIER_EGTB_DIR", str(four))
     assert all(wins_found("russian", four, boards, depth=6))
     assert without.count(False) >= 3
+    for board in boards:  # and walks each down to the win
+        assert play_out("russian", board, 200) == 0, board.fen
 
 
 @pytest.mark.slow

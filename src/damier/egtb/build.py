@@ -102,8 +102,9 @@ def _decode(ix, words, word_start, j, a, b, c, d):
 
 
 @kernel_inline
-def _child_value(ix, values, moves, ply, i, me, opp, kings, no_move):
-    """The value, for the side that plays it, of move ``i``."""
+def _child_index(ix, moves, ply, i, me, opp, kings):
+    """The index of the position after move ``i``, or -1 when the other side has nothing
+    left."""
     origin = moves[ply, i, M_FROM]
     to = moves[ply, i, M_TO]
     caps = moves[ply, i, M_CAPS]
@@ -113,10 +114,15 @@ def _child_value(ix, values, moves, ply, i, me, opp, kings, no_move):
     mover = (me & ~origin) | to
     other = opp & ~caps
     if other == ZERO:
-        value = no_move  # the other side has nothing left to move
-    else:
-        index = index_of(ix, rotate(ix, other), rotate(ix, mover), rotate(ix, child_kings))
-        value = values[index]
+        return -1
+    return index_of(ix, rotate(ix, other), rotate(ix, mover), rotate(ix, child_kings))
+
+
+@kernel_inline
+def _child_value(ix, values, moves, ply, i, me, opp, kings, no_move):
+    """The value, for the side that plays it, of move ``i``."""
+    index = _child_index(ix, moves, ply, i, me, opp, kings)
+    value = no_move if index < 0 else values[index]
     if value == WIN:
         return LOSS
     if value == LOSS:
@@ -135,12 +141,27 @@ def _better(best, value):
 
 @kernel
 def solve_pair(
-    geo, q, ix, words, word_start, pair, values, counts, queue, moves, fb, fi, st, no_move
+    geo,
+    q,
+    ix,
+    words,
+    word_start,
+    pair,
+    values,
+    distances,
+    counts,
+    queue,
+    moves,
+    fb,
+    fi,
+    st,
+    no_move,
 ):
     """Solve the classes of ``pair`` (rows: start, size, a, b, c, d; a class and its
-    mirror, side by side), whose values are DRAW (undecided) on entry; ``values`` holds
-    every class solved before, ``no_move`` the value of having no move (LOSS, or WIN in the
-    giveaway forms). Returns how many positions were won or lost."""
+    mirror, side by side), whose values are DRAW (undecided) and distances 0 on entry;
+    ``values`` holds every class solved before, ``no_move`` the value of having no move
+    (LOSS, or WIN in the giveaway forms). Returns how many positions were won or lost, or
+    -1 when a distance does not fit a byte."""
     board = geo[G_BOARD]
     tail = 0
     # 1. Forwards: what each position's own moves decide.
@@ -211,6 +232,9 @@ def solve_pair(
             ix, words, word_start, g - pair[r, 0], pair[r, 2], pair[r, 3], pair[r, 4], pair[r, 5]
         )
         told = LOSS if values[g] == WIN else WIN  # the predecessor's value if it moves here
+        if distances[g] == 255:
+            return -1
+        distance = distances[g] + 1  # what a predecessor decided by this position gets
         # The predecessor, turned round: the side that moved here plays White.
         mover = rotate(ix, their_men | their_kings)
         other = rotate(ix, my_men | my_kings)
@@ -236,6 +260,7 @@ def solve_pair(
                         if values[p] == DRAW:
                             if told == WIN:
                                 values[p] = WIN
+                                distances[p] = distance
                                 queue[tail] = p
                                 tail += 1
                             else:
@@ -243,6 +268,7 @@ def solve_pair(
                                 counts[k] -= 1
                                 if counts[k] == 0:
                                     values[p] = LOSS
+                                    distances[p] = distance
                                     queue[tail] = p
                                     tail += 1
                     if not (is_king and flying):
@@ -252,9 +278,14 @@ def solve_pair(
 
 
 @kernel
-def check_values(ix, words, word_start, classes, values, moves, fb, fi, st, geo, q, no_move):
-    """How many positions have a value that disagrees with their successors' (or an index
-    that does not lead back to them); ``classes`` rows as ``solve_pair``'s ``pair``."""
+def check_values(
+    ix, words, word_start, classes, values, distances, moves, fb, fi, st, geo, q, no_move
+):
+    """How many positions have a value or a distance that disagrees with their successors'
+    (or an index that does not lead back to them); ``classes`` rows as ``solve_pair``'s
+    ``pair``. A won position is as far from its next conversion (a capture or a crowning)
+    as its nearest lost successor plus one, a lost one as its farthest successor plus one;
+    a move that converts counts 0."""
     wrong = 0
     for r in range(classes.shape[0]):
         start, size, a, b, c, d = (
@@ -282,16 +313,27 @@ def check_values(ix, words, word_start, classes, values, moves, fb, fi, st, geo,
             captures = n > 0
             if not captures:
                 n = _quiet(geo, q, mine, theirs, kings, moves, 0, st)
-            if n == 0:
-                expected = no_move
-            else:
-                expected = LOSS
-                for i in range(n):
-                    expected = _better(
-                        expected,
-                        _child_value(ix, values, moves, 0, i, mine, theirs, kings, no_move),
-                    )
-            if values[g] != expected:
+            expected = no_move if n == 0 else LOSS
+            nearest = 255
+            farthest = 0
+            for i in range(n):
+                value = _child_value(ix, values, moves, 0, i, mine, theirs, kings, no_move)
+                expected = _better(expected, value)
+                far = 0
+                if not captures and (
+                    moves[0, i, M_KING] == ZERO or moves[0, i, M_FROM] & kings != ZERO
+                ):  # a move inside the class pair
+                    far = distances[_child_index(ix, moves, 0, i, mine, theirs, kings)] + 1
+                if value == WIN:
+                    nearest = min(nearest, far)
+                farthest = max(farthest, far)
+            distance = 0
+            if not captures and n > 0:
+                if expected == WIN:
+                    distance = nearest
+                elif expected == LOSS:
+                    distance = farthest
+            if values[g] != expected or distances[g] != distance:
                 wrong += 1
     return wrong
 
@@ -321,11 +363,13 @@ class Work:
         )
 
 
-def solve(work: Work, report: Callable[[str], None] | None = None) -> U8:
+def solve(work: Work, report: Callable[[str], None] | None = None) -> tuple[U8, U8]:
     """Every value of the database (one byte each: ``DRAW``, ``WIN``, ``LOSS``,
-    ``INVALID``)."""
+    ``INVALID``) and every distance (plies to the next capture or crowning, with the
+    winner hurrying and the loser holding out; 0 for draws)."""
     lay = work.layout
     values = np.zeros(lay.total, dtype=np.uint8)
+    distances = np.zeros(lay.total, dtype=np.uint8)
     position = {material: i for i, material in enumerate(lay.classes)}
     done: set[int] = set()
     for i, (a, b, c, d) in enumerate(lay.classes):
@@ -340,7 +384,7 @@ def solve(work: Work, report: Callable[[str], None] | None = None) -> U8:
         began = time.perf_counter()
         if len(members) == 2 and pair[1, 0] != pair[0, 0] + pair[0, 1]:
             raise AssertionError("a class and its mirror must be stored side by side")
-        solve_pair(
+        decided = solve_pair(
             work.spec.geo,
             work.spec.q,
             lay.ix,
@@ -348,6 +392,7 @@ def solve(work: Work, report: Callable[[str], None] | None = None) -> U8:
             work.word_start,
             pair,
             values,
+            distances,
             np.zeros(size, dtype=np.uint8),
             np.zeros(size, dtype=np.int64),
             work.moves,
@@ -356,14 +401,17 @@ def solve(work: Work, report: Callable[[str], None] | None = None) -> U8:
             work.st,
             work.no_move,
         )
+        if decided < 0:
+            raise RuntimeError("a distance to conversion above 255 plies: not stored")
         if report is not None:
             names = " and ".join(material_name(lay.classes[m]) for m in members)
             report(f"{names}: {size:,} positions, {time.perf_counter() - began:.1f} s")
-    return values
+    return values, distances
 
 
-def check(work: Work, values: U8) -> int:
-    """Positions whose value disagrees with their successors' (0 for a sound database)."""
+def check(work: Work, values: U8, distances: U8) -> int:
+    """Positions whose value or distance disagrees with their successors' (0 for a sound
+    database)."""
     classes = work.rows(list(range(len(work.layout.classes))))
     return int(
         check_values(
@@ -372,6 +420,7 @@ def check(work: Work, values: U8) -> int:
             work.word_start,
             classes,
             values,
+            distances,
             work.moves,
             work.fb,
             work.fi,

@@ -192,14 +192,21 @@ def packed_value(values, index):
 
 
 @kernel_inline
-def probe_words(ix, values, me, opp, kings, player):
-    """The value for the side to move (``player``, whose pieces are ``me``) from a packed
-    database, or -1 when the position is not in it."""
+def probe_index(ix, me, opp, kings, player):
+    """The database index of a position (``player``, whose pieces are ``me``, to move), or
+    -1 when it is not in the database."""
     if player == 1:
         me = rotate(ix, me)
         opp = rotate(ix, opp)
         kings = rotate(ix, kings)
-    index = index_of(ix, me, opp, kings)
+    return index_of(ix, me, opp, kings)
+
+
+@kernel_inline
+def probe_words(ix, values, me, opp, kings, player):
+    """The value for the side to move (``player``, whose pieces are ``me``) from a packed
+    database, or -1 when the position is not in it."""
+    index = probe_index(ix, me, opp, kings, player)
     if index < 0:
         return -1
     return packed_value(values, index)

@@ -109,8 +109,8 @@ def build(
     rules = get_variant(variant)
     work = Work(database_spec(rules), pieces, rules.giveaway)
     began = time.perf_counter()
-    values = solve(work, report)
-    wrong = check(work, values)
+    values, distances = solve(work, report)
+    wrong = check(work, values, distances)
     if wrong:
         raise RuntimeError(f"{wrong} positions disagree with their successors: not written")
     seconds = time.perf_counter() - began
@@ -120,6 +120,7 @@ def build(
     np.savez_compressed(
         partial,
         values=pack(values),
+        distances=distances,
         count=np.int64(len(values)),
         pieces=np.int64(pieces),
         fingerprint=np.array(fingerprint(rules)),
@@ -131,7 +132,9 @@ def build(
 class Tablebase:
     """A loaded database: the value of any position of up to ``pieces`` pieces."""
 
-    def __init__(self, variant: Variant, pieces: int, values: U8, count: int) -> None:
+    def __init__(
+        self, variant: Variant, pieces: int, values: U8, distances: U8, count: int
+    ) -> None:
         self.variant = variant
         self.pieces = pieces
         self.spec = database_spec(variant)
@@ -140,6 +143,8 @@ class Tablebase:
             raise ValueError("the database file does not match its layout")
         self.values = values
         """Packed values (four a byte)."""
+        self.distances = distances
+        """Plies to the next capture or crowning in won and lost positions (a byte each)."""
 
     @classmethod
     def load(cls, variant: str | Variant, directory: Path | None = None) -> Tablebase | None:
@@ -157,7 +162,13 @@ class Tablebase:
         with np.load(path) as data:
             if str(data["fingerprint"]) != fingerprint(variant):
                 raise ValueError(f"{path} was built for other rules than {variant.name}'s")
-            return cls(variant, int(data["pieces"]), data["values"], int(data["count"]))
+            return cls(
+                variant,
+                int(data["pieces"]),
+                data["values"],
+                data["distances"],
+                int(data["count"]),
+            )
 
     def value(self, board: Board) -> str:
         """``"win"``, ``"draw"`` or ``"loss"`` for the side to move."""
@@ -196,26 +207,30 @@ class Tablebase:
 def verify(base: Tablebase) -> int:
     """How many positions of a loaded database disagree with their successors (0: sound)."""
     work = Work(base.spec, base.pieces, base.variant.giveaway)
-    return check(work, unpack(base.values, base.layout.total))
+    return check(work, unpack(base.values, base.layout.total), base.distances)
 
 
-NO_TABLES = (np.zeros(IX_SIZE, dtype=np.int64), np.zeros(1, dtype=np.uint8))
+NO_TABLES = (
+    np.zeros(IX_SIZE, dtype=np.int64),
+    np.zeros(1, dtype=np.uint8),
+    np.zeros(1, dtype=np.uint8),
+)
 """What the search gets without a database: ``H_PIECES`` 0, so it never probes."""
 
 
 @cache
-def _search_tables(variant: Variant, directory: Path) -> tuple[I64, U8]:
+def _search_tables(variant: Variant, directory: Path) -> tuple[I64, U8, U8]:
     try:
         base = Tablebase.load(variant, directory)
     except (OSError, ValueError, KeyError):
         return NO_TABLES  # an unreadable file costs the search nothing
     if base is None:
         return NO_TABLES
-    return base.layout.ix, base.values
+    return base.layout.ix, base.values, base.distances
 
 
-def search_tables(variant: Variant) -> tuple[I64, U8]:
-    """(index tables, packed values) of ``variant``'s largest database in
+def search_tables(variant: Variant) -> tuple[I64, U8, U8]:
+    """(index tables, packed values, distances) of ``variant``'s largest database in
     :func:`default_dir`, loaded once per process, or :data:`NO_TABLES`."""
     try:
         database_spec(variant)

@@ -16,7 +16,7 @@ import os
 import numpy as np
 import numpy.typing as npt
 
-from damier.egtb.index import DRAW, H_PIECES, WIN, probe_words
+from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
 from damier.egtb.probe import search_tables
 from damier.engine.evaluation import combine
 from damier.engine.search import (
@@ -69,9 +69,10 @@ from damier.rules import Variant
 
 CAPACITY = 256  # moves per ply, as the table search's buffers
 TABLEBASE_WIN = MATE // 2
-"""The score of a position an endgame database says is won (plus its evaluation, so that
-the search still makes progress: captures and crownings); far below the mate scores, so a
-win the search sees to the end is preferred."""
+"""The score of a position an endgame database says is won, less 256 for each piece and
+each man left and one for each ply to the next capture or crowning: each step of a won
+ending then scores more than the last, so the search makes progress through them. Far
+below the mate scores, so a win the search sees to the end is preferred."""
 
 
 @kernel_inline
@@ -189,11 +190,13 @@ def bit_negamax(
     extra,
     tb_ix,
     tb_values,
+    tb_distances,
 ):
     """:func:`damier.engine.search.negamax` on bitboards: the value for ``player`` (whose
     pieces are ``me``) within (alpha, beta), ``depth`` plies deep, captures played out.
-    ``tb_ix`` and ``tb_values`` are an endgame database (:mod:`damier.egtb`), probed when
-    no capture is pending and few enough pieces are left."""
+    ``tb_ix``, ``tb_values`` and ``tb_distances`` are an endgame database
+    (:mod:`damier.egtb`), probed when no capture is pending and few enough pieces are
+    left."""
     if enter(stats, keys, pv, key, ply):
         return 0
     count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
@@ -201,12 +204,14 @@ def bit_negamax(
         return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
     captures = count > 0
     if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
-        value = probe_words(tb_ix, tb_values, me, opp, kings, player)
-        if value >= 0:
+        index = probe_index(tb_ix, me, opp, kings, player)
+        if index >= 0:
+            value = packed_value(tb_values, index)
             if value == DRAW:
                 return 0
-            score = evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
-            return score + (TABLEBASE_WIN if value == WIN else -TABLEBASE_WIN)
+            left = popcount(me | opp) + popcount((me | opp) & ~kings)
+            score = TABLEBASE_WIN - 256 * left - tb_distances[index]
+            return score if value == WIN else -score
     if not captures:
         if depth <= 0 or ply >= MAX_PLY - 2:
             if count_quiet(geo, q, me, opp, kings, player) == 0:
@@ -278,6 +283,7 @@ def bit_negamax(
                 extra,
                 tb_ix,
                 tb_values,
+                tb_distances,
             )
             narrowed = search_depth < child_depth or (window != -beta and score < beta)
             if n == 0 or score <= alpha or not narrowed:
@@ -319,11 +325,11 @@ class BitboardPosition:
         zobrist: npt.NDArray[np.uint64],
         columns: npt.NDArray[np.int64],
         width: int,
-        tablebase: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8]],
+        tablebase: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
     ) -> None:
         self.spec = spec
         self.tablebase = tablebase
-        """The endgame database's index tables and values (:func:`search_tables`)."""
+        """The endgame database's index tables, values and distances (:func:`search_tables`)."""
         self.zobrist = zobrist
         self.bit_of_cell = np.array([int(bit).bit_length() - 1 for bit in spec.bits])
         self.cell_of = np.zeros(64, dtype=np.int64)
