@@ -14,7 +14,10 @@ solved before. For each position of the pair:
    from their count, and a count at zero makes them lost.
 
 What is never decided is a draw: neither side can force a win, so play goes on forever.
-:func:`check` verifies that every stored value agrees with the values of its successors.
+Positions are told in the order they were decided, so a position's distance (plies to the
+next capture or crowning) is one more than that of the position that decided it: the
+nearest lost successor of a won position, the farthest won successor of a lost one.
+:func:`check` verifies that every stored value and distance agrees with its successors'.
 """
 
 from __future__ import annotations
