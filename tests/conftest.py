@@ -22,3 +22,12 @@ def perft_reference() -> list[dict[str, Any]]:
 @pytest.fixture(scope="session")
 def reference() -> list[dict[str, Any]]:
     return perft_reference()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _no_user_endgame_databases(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The engine probes the endgame databases of the user's data directory: tests see
+    only those they build."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("DAMIER_EGTB_DIR", str(tmp_path_factory.mktemp("no-egtb")))
+        yield

@@ -270,8 +270,12 @@ def _pdn_convert(args: argparse.Namespace) -> int:
 
 
 def _score_text(score: int, mate: int | None) -> str:
+    from damier.engine.bitsearch import TABLEBASE_WIN
+
     if mate is not None:
         return f"win in {mate}" if mate > 0 else f"loss in {-mate}"
+    if abs(score) > TABLEBASE_WIN // 2:  # an endgame database's verdict, not an evaluation
+        return "database win" if score > 0 else "database loss"
     return f"{score / 100:+.2f}"
 
 
@@ -586,6 +590,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
     serve.set_defaults(run=_serve)
+
+    from damier.egtb.command import add_commands
+
+    add_commands(commands)
     return parser
 
 

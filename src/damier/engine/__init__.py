@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from damier.board import Board, Move
+from damier.egtb import SOURCES as EGTB_SOURCES
 from damier.engine.bitsearch import bitboard_position
 from damier.engine.evaluation import evaluation_tables
 from damier.engine.levels import LEVELS, Level
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
 key_numba_cache(
     Path(__file__).parent / "__pycache__",
     "engine.fingerprint",
-    [*KERNEL_SOURCES, *sorted(Path(__file__).parent.glob("*.py"))],
+    [*KERNEL_SOURCES, *EGTB_SOURCES, *sorted(Path(__file__).parent.glob("*.py"))],
 )
 
 

@@ -16,11 +16,14 @@ import os
 import numpy as np
 import numpy.typing as npt
 
+from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
+from damier.egtb.probe import search_tables
 from damier.engine.evaluation import combine
 from damier.engine.search import (
     EXACT,
     INFINITY,
     LOWER,
+    MATE,
     MAX_PLY,
     S_NO_MOVE,
     S_STOP,
@@ -65,6 +68,11 @@ from damier.kernel.tables import Tables
 from damier.rules import Variant
 
 CAPACITY = 256  # moves per ply, as the table search's buffers
+TABLEBASE_WIN = MATE // 2
+"""The score of a position an endgame database says is won, less 256 for each piece and
+each man left and one for each ply to the next capture or crowning: each step of a won
+ending then scores more than the last, so the search makes progress through them. Far
+below the mate scores, so a win the search sees to the end is preferred."""
 
 
 @kernel_inline
@@ -180,15 +188,30 @@ def bit_negamax(
     stats,
     pst,
     extra,
+    tb_ix,
+    tb_values,
+    tb_distances,
 ):
     """:func:`damier.engine.search.negamax` on bitboards: the value for ``player`` (whose
-    pieces are ``me``) within (alpha, beta), ``depth`` plies deep, captures played out."""
+    pieces are ``me``) within (alpha, beta), ``depth`` plies deep, captures played out.
+    ``tb_ix``, ``tb_values`` and ``tb_distances`` are an endgame database
+    (:mod:`damier.egtb`), probed when no capture is pending and few enough pieces are
+    left."""
     if enter(stats, keys, pv, key, ply):
         return 0
     count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
         return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
     captures = count > 0
+    if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
+        index = probe_index(tb_ix, me, opp, kings, player)
+        if index >= 0:
+            value = packed_value(tb_values, index)
+            if value == DRAW:
+                return 0
+            left = popcount(me | opp) + popcount((me | opp) & ~kings)
+            score = TABLEBASE_WIN - 256 * left - tb_distances[index]
+            return score if value == WIN else -score
     if not captures:
         if depth <= 0 or ply >= MAX_PLY - 2:
             if count_quiet(geo, q, me, opp, kings, player) == 0:
@@ -258,6 +281,9 @@ def bit_negamax(
                 stats,
                 pst,
                 extra,
+                tb_ix,
+                tb_values,
+                tb_distances,
             )
             narrowed = search_depth < child_depth or (window != -beta and score < beta)
             if n == 0 or score <= alpha or not narrowed:
@@ -299,8 +325,11 @@ class BitboardPosition:
         zobrist: npt.NDArray[np.uint64],
         columns: npt.NDArray[np.int64],
         width: int,
+        tablebase: tuple[npt.NDArray[np.int64], npt.NDArray[np.uint8], npt.NDArray[np.uint8]],
     ) -> None:
         self.spec = spec
+        self.tablebase = tablebase
+        """The endgame database's index tables, values and distances (:func:`search_tables`)."""
         self.zobrist = zobrist
         self.bit_of_cell = np.array([int(bit).bit_length() - 1 for bit in spec.bits])
         self.cell_of = np.zeros(64, dtype=np.int64)
@@ -360,6 +389,7 @@ class BitboardPosition:
                 context.stats,
                 pst,
                 extra,
+                *self.tablebase,
             )
         )
 
@@ -385,8 +415,9 @@ class BitboardPosition:
 
 
 def bitboard_position(variant: Variant, tables: Tables) -> BitboardPosition | None:
-    """The bitboard search's tables for ``variant``, or None when the bitboard code does
-    not cover it (the table search runs then). ``DAMIER_TABLE_SEARCH=1`` forces the table
+    """The bitboard search's tables for ``variant`` (with its endgame database when one
+    was built), or None when the bitboard code does not cover it (the table search runs
+    then). ``DAMIER_TABLE_SEARCH=1`` forces the table
     search (to compare the two)."""
     spec = bitboard_spec(variant)
     if spec is None or os.environ.get("DAMIER_TABLE_SEARCH") == "1":
@@ -394,4 +425,4 @@ def bitboard_position(variant: Variant, tables: Tables) -> BitboardPosition | No
     geometry = geometry_of(variant)
     assert isinstance(geometry, SquareGeometry)
     columns = np.array([column for _, column in geometry.coordinates], dtype=np.int64)
-    return BitboardPosition(spec, tables.zobrist, columns, geometry.width)
+    return BitboardPosition(spec, tables.zobrist, columns, geometry.width, search_tables(variant))
