@@ -23,7 +23,7 @@ from damier.server.services.errors import BadRequest, RateLimited, ServiceError
 router = APIRouter(tags=["websocket"])
 
 
-def _same_origin(websocket: WebSocket) -> bool:
+def same_origin(websocket: WebSocket) -> bool:
     """A browser's socket must come from this site (cookies ride along cross-site)."""
     origin = websocket.headers.get("origin")
     if origin is None:
@@ -35,7 +35,7 @@ def _same_origin(websocket: WebSocket) -> bool:
 @router.websocket("/ws/games/{game_id}")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     services: Services = websocket.app.state.services
-    if not _same_origin(websocket):
+    if not same_origin(websocket):
         await websocket.close(code=1008, reason="cross-origin socket")
         return
     player_id = services.signer.read(websocket.cookies.get(COOKIE))

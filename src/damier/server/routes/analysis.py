@@ -39,7 +39,7 @@ from damier.server.services.analysis import (
 )
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, RateLimited, ServiceError
-from damier.server.ws import _same_origin
+from damier.server.ws import same_origin
 
 router = APIRouter(tags=["analysis"])
 
@@ -70,7 +70,7 @@ async def write_pdn_tree(tree: PdnTree) -> Response:
 async def analysis_socket(websocket: WebSocket) -> None:
     services: Services = websocket.app.state.services
     analyses: Analyses = websocket.app.state.analyses
-    if not _same_origin(websocket):
+    if not same_origin(websocket):
         await websocket.close(code=1008, reason="cross-origin socket")
         return
     player_id = services.signer.read(websocket.cookies.get(COOKIE))
