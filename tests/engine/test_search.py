@@ -462,3 +462,16 @@ def test_level_10_is_deterministic() -> None:
         eng = Engine("international", level=10, seed=seed, table_megabytes=4)
         results.append(eng.search(board, depth=6))
     assert len({(r.best_move, r.score, r.pv, r.nodes) for r in results}) == 1
+
+
+@pytest.mark.slow
+def test_woldouby_sacrifice_is_found() -> None:
+    """In the Woldouby position White's 25-20 sacrifice holds where 34-29 does not; seeing
+    it takes the forced captures played at no cost in depth (without that, 34-29 at depth
+    18). About 40M nodes."""
+    board = Board(
+        "international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
+    )
+    result = Engine("international").search(board, depth=18)
+    assert result.best_move is not None
+    assert result.best_move.notation == "25-20"

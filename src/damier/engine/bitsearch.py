@@ -28,6 +28,7 @@ from damier.engine.search import (
     SearchContext,
     enter,
     new_best,
+    next_depth,
     ordering_score,
     pick,
     probe,
@@ -213,7 +214,7 @@ def bit_negamax(
     best = -INFINITY
     best_key = 0
     flag = UPPER
-    child_depth = depth - 1 if depth > 0 else 0
+    child_depth = next_depth(depth, count, captures)
     for n in range(count):
         i = pick(order, ply, n, count)
         child_key = key ^ _key_delta(moves, ply, i, kings, player, cell_of, z)

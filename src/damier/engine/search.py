@@ -164,6 +164,17 @@ def reduced(n, depth, captures, child_depth):
 
 
 @kernel_inline
+def next_depth(depth, count, captures):
+    """The depth left to a child: one ply less, except after a forced capture (the only
+    move), which costs no depth, so that exchanges and sacrifices are seen to their end."""
+    if depth <= 0:
+        return 0
+    if captures and count == 1:
+        return depth
+    return depth - 1
+
+
+@kernel_inline
 def new_best(pv, ply, best_key):
     """The principal variation of this node: the move, then its child's line."""
     pv[ply, 1] = best_key
@@ -242,7 +253,7 @@ def negamax(
     best = -INFINITY
     best_key = 0
     flag = UPPER
-    child_depth = depth - 1 if depth > 0 else 0
+    child_depth = next_depth(depth, count, captures)
     for n in range(count):
         i = pick(order, ply, n, count)
         child_key = key ^ _key_delta(t, moves, i, player, following, maxc)
