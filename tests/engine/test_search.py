@@ -475,3 +475,21 @@ def test_woldouby_sacrifice_is_found() -> None:
     result = Engine("international").search(board, depth=18)
     assert result.best_move is not None
     assert result.best_move.notation == "25-20"
+
+
+def test_frisian_tired_king_rests_inside_the_search() -> None:
+    """Frisian: the white king on 32 has made two quiet moves in a row; its third (back to
+    23) is the best move, and two plies later it may not move again while White has men,
+    so the search's line goes on with a man's move (without the rule in the search, the
+    line named a fourth king move, which the board refuses, and stopped there)."""
+    board = Board("frisian", "W:WK23,46,50:B1,2,3,4,5")
+    for move in ("23-28", "1-6", "28-32", "2-7"):
+        board.push(board.parse_move(move))
+    result = engine("frisian").search(board, depth=6)
+    assert [m.notation for m in result.pv[:1]] == ["32-23"]
+    assert len(result.pv) >= 3
+    assert result.pv[2].path[0] in {46, 50}  # a man moves: the king rests
+    line = board.copy()
+    for move in result.pv:
+        assert move in line.legal_moves
+        line.push(move)

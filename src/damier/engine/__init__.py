@@ -29,20 +29,23 @@ from damier.engine.search import (
     MATE,
     MAX_PLY,
     S_HISTORY,
+    S_KING_LIMIT,
     S_NO_MOVE,
     S_NODE_LIMIT,
     S_NODES,
+    S_SAME_KING,
     S_SELDEPTH,
     S_STOP,
     SearchContext,
     child_keys,
+    count_king_run,
     row_keys,
 )
 from damier.kernel import KERNEL_SOURCES, key_numba_cache
 from damier.kernel import layout as L
 from damier.kernel.movegen import make_move, unmake_move
 from damier.kernel.tables import compile_tables
-from damier.rules import Variant, get_variant
+from damier.rules import CountedKingMoves, Variant, get_variant
 from damier.rules.description import Topology
 
 if TYPE_CHECKING:
@@ -237,6 +240,8 @@ class Engine:
         stats[S_NODE_LIMIT] = node_limit
         stats[S_NO_MOVE] = MATE if self.variant.giveaway else -MATE
         stats[S_HISTORY] = 0
+        stats[S_KING_LIMIT] = self.variant.max_consecutive_king_moves
+        stats[S_SAME_KING] = self.variant.counted_king_moves is CountedKingMoves.SAME_KING
         sq = board.cells
         player = board.turn
         key = board.zobrist_hash()
@@ -276,11 +281,17 @@ class Engine:
             yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
             return
         best_pv: tuple[Move, ...] = (moves[0],)
+        if stats[S_KING_LIMIT]:  # the king runs so far, read from the game (Frisian)
+            context.runs[0] = board._king_run(int(t.rules[L.R_PLAYERS]))
+            context.runs[1] = board._king_run(1)
         for iteration in range(1, max_depth + 1):
             alpha, best, best_index = -INFINITY, -INFINITY, order[0]
             scores: dict[int, int] = {}
             child_pv = None
             for n, i in enumerate(order):
+                row = rows[i]
+                quiet_king = row[L.NCAP] == 0 and row[L.PIECE] % 2 == 0
+                count_king_run(stats, context.runs, 0, quiet_king, row[L.FROM], row[L.TO])
                 make_move(t, sq, rows, i)
                 context.keys[0] = key
                 stats[S_HISTORY] = 0
