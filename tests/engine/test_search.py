@@ -493,3 +493,15 @@ def test_frisian_tired_king_rests_inside_the_search() -> None:
     for move in result.pv:
         assert move in line.legal_moves
         line.push(move)
+
+
+def test_new_game_forgets_earlier_searches() -> None:
+    """After ``new_game`` a search depends on its position only: the same line and node
+    count as a fresh engine's (the move-ordering history is forgotten with the table)."""
+    board = Board("international", "W:W16,30,34,35,38,41,44-46,48-50:B1-6,8,10,13,20,22,23")
+    used = Engine("international", table_megabytes=4)
+    used.search(Board("international"), depth=9)
+    used.new_game()
+    again = used.search(board, depth=9)
+    fresh = Engine("international", table_megabytes=4).search(board, depth=9)
+    assert (again.nodes, again.pv, again.score) == (fresh.nodes, fresh.pv, fresh.score)

@@ -415,9 +415,11 @@ class SearchContext:
         that king (:func:`count_king_run`)."""
 
     def clear(self) -> None:
-        """Forget everything learnt (a new game)."""
+        """Forget everything learnt (a new game): a search then depends on its position
+        only."""
         self.tt_keys[:] = 0
         self.tt_data[:] = 0
+        self.history[:] = 0
         self.new_search()
 
     def new_search(self) -> None:
