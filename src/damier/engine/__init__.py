@@ -38,7 +38,6 @@ from damier.engine.search import (
     S_STOP,
     SearchContext,
     child_keys,
-    count_king_run,
     row_keys,
 )
 from damier.kernel import KERNEL_SOURCES, key_numba_cache
@@ -281,17 +280,13 @@ class Engine:
             yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
             return
         best_pv: tuple[Move, ...] = (moves[0],)
-        if stats[S_KING_LIMIT]:  # the king runs so far, read from the game (Frisian)
-            context.runs[0] = board._king_run(int(t.rules[L.R_PLAYERS]))
-            context.runs[1] = board._king_run(1)
+        context.read_king_runs(board)
         for iteration in range(1, max_depth + 1):
             alpha, best, best_index = -INFINITY, -INFINITY, order[0]
             scores: dict[int, int] = {}
             child_pv = None
             for n, i in enumerate(order):
-                row = rows[i]
-                quiet_king = row[L.NCAP] == 0 and row[L.PIECE] % 2 == 0
-                count_king_run(stats, context.runs, 0, quiet_king, row[L.FROM], row[L.TO])
+                context.root_move(rows[i])
                 make_move(t, sq, rows, i)
                 context.keys[0] = key
                 stats[S_HISTORY] = 0

@@ -22,6 +22,7 @@ from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 
 if TYPE_CHECKING:
+    from damier.board import Board
     from damier.engine.bitsearch import BitboardPosition
 
 MATE = 1_000_000
@@ -421,6 +422,18 @@ class SearchContext:
         self.tt_data[:] = 0
         self.history[:] = 0
         self.new_search()
+
+    def read_king_runs(self, board: Board) -> None:
+        """Frisian: take each side's quiet king moves in a row from the game (before a search
+        from ``board``; the count is in ``stats``)."""
+        if self.stats[S_KING_LIMIT]:
+            self.runs[0] = board._king_run(int(board._tables.rules[L.R_PLAYERS]))
+            self.runs[1] = board._king_run(1)
+
+    def root_move(self, row: np.ndarray) -> None:
+        """Count root move ``row`` into the king runs (call before searching it)."""
+        quiet_king = row[L.NCAP] == 0 and row[L.PIECE] % 2 == 0
+        count_king_run(self.stats, self.runs, 0, quiet_king, row[L.FROM], row[L.TO])
 
     def new_search(self) -> None:
         """Reset the per-search tables, keeping the transposition table."""
