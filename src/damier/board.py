@@ -509,16 +509,28 @@ class Board:
 
     def _tired_king(self) -> int | None:
         """The cell of the player's king that may not make another quiet move, or None.
+        The limit lapses once the player has no men left."""
+        players = int(self._tables.rules[L.R_PLAYERS])
+        count, tired = self._king_run(players)
+        if count < self.variant.max_consecutive_king_moves or not np.any(
+            self._cells == 2 * self._turn + 1
+        ):
+            return None
+        return tired
 
-        Walks back over the player's own moves, newest first: each must be a quiet king move
+    def _king_run(self, back: int) -> tuple[int, int]:
+        """(quiet king moves in a row, up to the limit; the cell of the last one's king) of
+        the player who moved ``back`` plies ago (the search goes on from it).
+
+        Walks back over that player's moves, newest first: each must be a quiet king move
         (a capture or a man's move frees the kings) and, when the same king is counted, end
-        where the next one started. The limit lapses once the player has no men left.
+        where the next one started.
         """
         limit = self.variant.max_consecutive_king_moves
         same_king = self.variant.counted_king_moves is CountedKingMoves.SAME_KING
         players = int(self._tables.rules[L.R_PLAYERS])
         count, tired, start = 0, -1, -1
-        for index in range(len(self._history) - players, -1, -players):
+        for index in range(len(self._history) - back, -1, -players):
             row = self._history[index][0][0]
             if row[L.NCAP] or row[L.PIECE] % 2:
                 break
@@ -530,9 +542,7 @@ class Board:
             count += 1
             if count == limit:
                 break
-        if count < limit or not np.any(self._cells == 2 * self._turn + 1):
-            return None
-        return tired
+        return count, tired
 
     def _describe(self, rows: npt.NDArray[np.int32]) -> list[Move]:
         """Moves as users see them; the short notation unless it would fit two moves."""

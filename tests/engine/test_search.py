@@ -462,3 +462,53 @@ def test_level_10_is_deterministic() -> None:
         eng = Engine("international", level=10, seed=seed, table_megabytes=4)
         results.append(eng.search(board, depth=6))
     assert len({(r.best_move, r.score, r.pv, r.nodes) for r in results}) == 1
+
+
+@pytest.mark.slow
+def test_woldouby_sacrifice_is_found() -> None:
+    """In the Woldouby position White's 25-20 sacrifice holds where 34-29 does not; seeing
+    it takes the forced captures played at no cost in depth (without that, 34-29 at depth
+    18). About 40M nodes."""
+    board = Board(
+        "international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
+    )
+    result = Engine("international").search(board, depth=18)
+    assert result.best_move is not None
+    assert result.best_move.notation == "25-20"
+
+
+def test_frisian_tired_king_rests_inside_the_search() -> None:
+    """Frisian: the white king on 32 has made two quiet moves in a row; its third (back to
+    23) is the best move, and two plies later it may not move again while White has men,
+    so the search's line goes on with a man's move (without the rule in the search, the
+    line named a fourth king move, which the board refuses, and stopped there)."""
+    board = Board("frisian", "W:WK23,46,50:B1,2,3,4,5")
+    for move in ("23-28", "1-6", "28-32", "2-7"):
+        board.push(board.parse_move(move))
+    result = engine("frisian").search(board, depth=6)
+    assert [m.notation for m in result.pv[:1]] == ["32-23"]
+    assert len(result.pv) >= 3
+    assert result.pv[2].path[0] in {46, 50}  # a man moves: the king rests
+    line = board.copy()
+    for move in result.pv:
+        assert move in line.legal_moves
+        line.push(move)
+    lines = engine("frisian").search(board, depth=6, multipv=3).lines  # the side lines too
+    assert len(lines) == 3
+    for info in lines:
+        line = board.copy()
+        for move in info.pv:
+            assert move in line.legal_moves, (info.pv, move)
+            line.push(move)
+
+
+def test_new_game_forgets_earlier_searches() -> None:
+    """After ``new_game`` a search depends on its position only: the same line and node
+    count as a fresh engine's (the move-ordering history is forgotten with the table)."""
+    board = Board("international", "W:W16,30,34,35,38,41,44-46,48-50:B1-6,8,10,13,20,22,23")
+    used = Engine("international", table_megabytes=4)
+    used.search(Board("international"), depth=9)
+    used.new_game()
+    again = used.search(board, depth=9)
+    fresh = Engine("international", table_megabytes=4).search(board, depth=9)
+    assert (again.nodes, again.pv, again.score) == (fresh.nodes, fresh.pv, fresh.score)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from damier import Board
-from damier.engine import Engine
+from damier.engine import Engine, Info
 from damier.engine.levels import LEVELS, Level
 from damier.engine.multiplayer import (
     ALGORITHMS,
@@ -380,3 +380,33 @@ def test_many_engine_games(name: str) -> None:
             assert len(teams_left) == 1 or board.variant.giveaway
         else:
             assert len(teams_left) > 1 and not board.legal_moves
+
+
+def test_quiet_rounds_are_counted_from_the_game() -> None:
+    """The search starts from the game's quiet moves since its last capture or man move."""
+    board = Board("tripad", "W:WKWg3,Wg1:BKBa1:RKWc1")
+    assert MultiplayerSearch._history_keys(board)[1] == 0
+    for _ in range(2):
+        board.push(next(m for m in board.legal_moves if board.piece_at(m.from_square)[1]))
+    assert MultiplayerSearch._history_keys(board)[1] == 2
+
+
+def test_leader_avoids_the_quiet_rounds_draw(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RULES.md 12.2: 25 rounds without a capture or a man's move draw. White, a king and a
+    man against two kings, moves its king by choice; when the next quiet move would be the
+    75th of three players, it moves its man instead and keeps its lead (a score above the
+    draw's 0)."""
+    board = Board("tripad", "W:WKWg3,Wg1:BKBa1:RKWc1")
+
+    def search(quiet: int) -> Info:
+        keys = MultiplayerSearch._history_keys
+        monkeypatch.setattr(
+            MultiplayerSearch, "_history_keys", staticmethod(lambda b: (keys(b)[0], quiet))
+        )
+        return Engine("tripad", seed=1).search(board, depth=4)
+
+    free, bound = search(0), search(74)
+    assert free.best_move is not None and bound.best_move is not None
+    assert board.piece_at(free.best_move.from_square) == (0, True)
+    assert board.piece_at(bound.best_move.from_square) == (0, False)
+    assert bound.score > 0

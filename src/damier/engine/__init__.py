@@ -30,9 +30,11 @@ from damier.engine.search import (
     MATE,
     MAX_PLY,
     S_HISTORY,
+    S_KING_LIMIT,
     S_NO_MOVE,
     S_NODE_LIMIT,
     S_NODES,
+    S_SAME_KING,
     S_SELDEPTH,
     S_STOP,
     SearchContext,
@@ -43,7 +45,7 @@ from damier.kernel import KERNEL_SOURCES, key_numba_cache
 from damier.kernel import layout as L
 from damier.kernel.movegen import make_move, unmake_move
 from damier.kernel.tables import compile_tables
-from damier.rules import Variant, get_variant
+from damier.rules import CountedKingMoves, Variant, get_variant
 from damier.rules.description import Topology
 
 if TYPE_CHECKING:
@@ -271,6 +273,8 @@ class Engine:
         stats[S_NODE_LIMIT] = node_limit
         stats[S_NO_MOVE] = MATE if self.variant.giveaway else -MATE
         stats[S_HISTORY] = 0
+        stats[S_KING_LIMIT] = self.variant.max_consecutive_king_moves
+        stats[S_SAME_KING] = self.variant.counted_king_moves is CountedKingMoves.SAME_KING
         sq = board.cells
         player = board.turn
         key = board.zobrist_hash()
@@ -312,11 +316,13 @@ class Engine:
         if len(moves) == 1 and noise == 0:
             yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
             return
+        context.read_king_runs(board)
         for iteration in range(1, max_depth + 1):
             alpha, best, best_index = -INFINITY, -INFINITY, order[0]
             scores: dict[int, int] = {}
             child_pv = None
             for n, i in enumerate(order):
+                context.root_move(rows[i])
                 make_move(t, sq, rows, i)
                 context.keys[0] = key
                 stats[S_HISTORY] = 0
@@ -444,6 +450,7 @@ class Engine:
         alpha = -INFINITY
         try:
             for i in candidates:
+                context.root_move(rows[i])
                 make_move(t, sq, rows, i)
                 context.keys[0] = key
                 stats[S_HISTORY] = 0

@@ -25,18 +25,23 @@ from damier.engine.search import (
     LOWER,
     MATE,
     MAX_PLY,
+    S_KING_LIMIT,
     S_NO_MOVE,
     S_STOP,
     UPPER,
     SearchContext,
+    count_king_run,
     enter,
     new_best,
+    next_depth,
     ordering_score,
     pick,
     probe,
     reduced,
     refuted,
+    resting,
     store,
+    tired_king,
 )
 from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel.bitboard import (
@@ -186,6 +191,7 @@ def bit_negamax(
     keys,
     pv,
     stats,
+    runs,
     pst,
     extra,
     tb_ix,
@@ -236,9 +242,21 @@ def bit_negamax(
     best = -INFINITY
     best_key = 0
     flag = UPPER
-    child_depth = depth - 1 if depth > 0 else 0
+    child_depth = next_depth(depth, count, captures)
+    tired = -1
+    if stats[S_KING_LIMIT] > 0:
+        tired = tired_king(stats, runs, ply, me & ~kings != ZERO)
     for n in range(count):
         i = pick(order, ply, n, count)
+        quiet_king = not captures and moves[ply, i, M_FROM] & kings != ZERO
+        if quiet_king and stats[S_KING_LIMIT] > 0:
+            origin_cell = cell_of[bit_index(moves[ply, i, M_FROM])]
+            if resting(tired, quiet_king, origin_cell):
+                continue
+            to_cell = cell_of[bit_index(moves[ply, i, M_TO])]
+            count_king_run(stats, runs, ply, quiet_king, origin_cell, to_cell)
+        else:
+            count_king_run(stats, runs, ply, False, 0, 0)
         child_key = key ^ _key_delta(moves, ply, i, kings, player, cell_of, z)
         # Play the move: the child's side to move is the other side, less the captured set.
         origin = moves[ply, i, M_FROM]
@@ -279,6 +297,7 @@ def bit_negamax(
                 keys,
                 pv,
                 stats,
+                runs,
                 pst,
                 extra,
                 tb_ix,
@@ -311,6 +330,8 @@ def bit_negamax(
                             (best_key >> 8) & 255,
                         )
                     break
+    if best == -INFINITY:  # every move was a tired king's: no move
+        best = stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     store(tt_keys, tt_data, key, depth, ply, best, flag, best_key)
     return best
 
@@ -387,6 +408,7 @@ class BitboardPosition:
                 context.keys,
                 context.pv,
                 context.stats,
+                context.runs,
                 pst,
                 extra,
                 *self.tablebase,

@@ -52,6 +52,7 @@ from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 from damier.kernel.tables import Tables, compile_tables
 from damier.rules import Variant
 from damier.rules.description import Blocked, Leftovers
+from damier.rules.draws import QuietRounds
 
 PARANOID = "paranoid"
 MAXN = "max-n"
@@ -76,6 +77,9 @@ S_NODE_LIMIT = 2  # 0: none
 S_SELDEPTH = 3
 S_ROOT = 4  # the player to move at the root
 S_HISTORY = 5  # game positions before the root in ``keys``
+S_QUIET_ROUNDS = (
+    6  # rounds without a capture or a man's move that draw (RULES.md 12.2; 0: no limit)
+)
 HISTORY = 200
 """Game positions before the root that the search sees (a repetition of one is a draw)."""
 
@@ -282,6 +286,26 @@ def _good_quiet(moves: Rows, i: int, ply: int, depth: int, killers: Ints, histor
     refuted(killers, history, ply, _move_key(moves, i), depth, moves[i, L.FROM], moves[i, L.TO])
 
 
+@kernel_inline
+def quiet_rounds(
+    t: Tables, moves: Rows, i: int, left: int, status: int, quiet: Ints, ply: int, stats: Ints
+) -> int:
+    """Count move ``i`` into ``quiet[ply + 1]``; the game's status after it: drawn after
+    ``stats[S_QUIET_ROUNDS]`` rounds of the players in the game without a capture or a
+    man's move (RULES.md 12.2), which the utilities then score below a lead in material."""
+    if moves[i, L.NCAP] > 0 or moves[i, L.PIECE] % 2 == 1:
+        quiet[ply + 1] = 0
+    else:
+        quiet[ply + 1] = quiet[ply] + 1
+    if status == PLAYING and stats[S_QUIET_ROUNDS] > 0:
+        players = 0
+        for p in range(t.rules[L.R_PLAYERS]):
+            players += (left >> p) & 1
+        if quiet[ply + 1] >= stats[S_QUIET_ROUNDS] * players:
+            return DRAWN
+    return status
+
+
 # -- paranoid ---------------------------------------------------------------------------
 
 
@@ -312,6 +336,7 @@ def paranoid(
     history: Ints,
     keys: Keys,
     stats: Ints,
+    quiet: Ints,
     salt: np.uint64,
 ) -> int:
     """The root player's utility within (alpha, beta), ``depth`` plies deep: his team
@@ -367,6 +392,7 @@ def paranoid(
             t, sq, player, active, params, buffers[ply + 1], work, frames, backup[ply + 1]
         )
         _mark_out(t, active, left, eliminated_at, ply + 1)
+        status = quiet_rounds(t, moves, i, left, status, quiet, ply, stats)
         if status != PLAYING:
             utilities(
                 t, sq, left, eliminated_at, status, ply + 1, values, giveaway, totals, vec[ply + 1]
@@ -399,6 +425,7 @@ def paranoid(
                 history,
                 keys,
                 stats,
+                quiet,
                 salt,
             )
         if modified:
@@ -462,6 +489,7 @@ def maxn(
     history: Ints,
     keys: Keys,
     stats: Ints,
+    quiet: Ints,
     salt: np.uint64,
 ) -> None:
     """Write the utilities of the position into ``vec[ply]``, ``depth`` plies deep, each
@@ -505,6 +533,7 @@ def maxn(
             t, sq, player, active, params, buffers[ply + 1], work, frames, backup[ply + 1]
         )
         _mark_out(t, active, left, eliminated_at, ply + 1)
+        status = quiet_rounds(t, moves, i, left, status, quiet, ply, stats)
         if status != PLAYING:
             utilities(
                 t, sq, left, eliminated_at, status, ply + 1, values, giveaway, totals, vec[ply + 1]
@@ -536,6 +565,7 @@ def maxn(
                 history,
                 keys,
                 stats,
+                quiet,
                 salt,
             )
         if modified:
@@ -601,6 +631,8 @@ class MultiplayerSearch:
         self.history = np.zeros((cells, cells), dtype=np.int64)
         self.keys = np.zeros(HISTORY + MAX_PLY + 1, dtype=np.uint64)
         self.stats = np.zeros(8, dtype=np.int64)
+        self.quiet = np.zeros(MAX_PLY + 1, dtype=np.int64)
+        """Per ply, the plies in a row without a capture or a man's move (RULES.md 12.2)."""
         salts = np.random.default_rng(20261122).integers(
             1, np.iinfo(np.int64).max, size=players, dtype=np.int64
         )
@@ -650,6 +682,7 @@ class MultiplayerSearch:
         for p in range(self.variant.players):
             if (active >> p) & 1 and not (int(left) >> p) & 1:
                 self.eliminated_at[p] = 1
+        status = quiet_rounds(t, rows, index, left, status, self.quiet, 0, self.stats)
         salt = self._salts[player] if self.algorithm == PARANOID else np.uint64(0)
         arrays = (
             self._params,
@@ -668,6 +701,7 @@ class MultiplayerSearch:
             self.history,
             self.keys,
             self.stats,
+            self.quiet,
             salt,
         )
         if status != PLAYING:
@@ -704,6 +738,9 @@ class MultiplayerSearch:
         stats[:] = 0
         stats[S_NODE_LIMIT] = min(limits) if limits else 0
         stats[S_ROOT] = board.turn
+        stats[S_QUIET_ROUNDS] = next(
+            (r.rounds for r in self.variant.draw_rules if isinstance(r, QuietRounds)), 0
+        )
         self.killers[:] = 0
         self.history //= 8
         started = clock.perf_counter()
@@ -734,7 +771,7 @@ class MultiplayerSearch:
         player = board.turn
         active = sum(1 << p for p in board.active_players)
         self.eliminated_at[:] = 0
-        history = self._history_keys(board)
+        history, self.quiet[0] = self._history_keys(board)
         self.keys[: len(history)] = history
         self.keys[len(history)] = np.uint64(board.zobrist_hash())
         stats[S_HISTORY] = len(history)
@@ -819,11 +856,12 @@ class MultiplayerSearch:
         return [(i, scores[i]) for i in sorted(exact, key=lambda i: -scores[i])[:count]]
 
     @staticmethod
-    def _history_keys(board: Board) -> list[int]:
+    def _history_keys(board: Board) -> tuple[list[int], int]:
         """The game's positions since its last capture or man move (none can come back
-        across one), oldest first, at most ``HISTORY``."""
+        across one), oldest first, at most ``HISTORY``; and the quiet moves since then."""
         line = board.copy()
         keys: list[int] = []
+        quiet = 0
         while line.move_stack and len(keys) < HISTORY:
             move = line.pop()
             if not move.path:  # a resignation's elimination
@@ -832,7 +870,8 @@ class MultiplayerSearch:
             man = line.piece_at(move.from_square)
             if move.is_capture or (man is not None and not man[1]):
                 break
-        return keys[::-1]
+            quiet += 1
+        return keys[::-1], quiet
 
     def _info(
         self, depth: int, utility: int, pv: tuple[Move, ...], started: float, teams_in: int

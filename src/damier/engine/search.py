@@ -22,6 +22,7 @@ from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 
 if TYPE_CHECKING:
+    from damier.board import Board
     from damier.engine.bitsearch import BitboardPosition
 
 MATE = 1_000_000
@@ -36,6 +37,8 @@ S_NODE_LIMIT = 2  # 0: none
 S_SELDEPTH = 3
 S_NO_MOVE = 4  # score of having no move: -MATE (lose) or +MATE (giveaway: win)
 S_HISTORY = 5  # number of game positions before the root in ``keys``
+S_KING_LIMIT = 6  # Frisian: quiet moves in a row a king may make while its side has men (0: none)
+S_SAME_KING = 7  # 1: only one king's moves count (another king's starts anew), 0: any king's
 
 # Transposition-table entry fields.
 T_DEPTH = 0
@@ -164,6 +167,47 @@ def reduced(n, depth, captures, child_depth):
 
 
 @kernel_inline
+def next_depth(depth, count, captures):
+    """The depth left to a child: one ply less, except after a forced capture (the only
+    move), which costs no depth, so that exchanges and sacrifices are seen to their end."""
+    if depth <= 0:
+        return 0
+    if captures and count == 1:
+        return depth
+    return depth - 1
+
+
+@kernel_inline
+def tired_king(stats, runs, ply, has_men):
+    """The cell of the king of the side to move that may not make another quiet move
+    (Frisian), -2 when no king may, -1 when every king may."""
+    if stats[S_KING_LIMIT] == 0 or runs[ply, 0] < stats[S_KING_LIMIT] or not has_men:
+        return -1
+    return runs[ply, 1] if stats[S_SAME_KING] == 1 else -2
+
+
+@kernel_inline
+def resting(tired, quiet_king, origin):
+    """Whether the rule of :func:`tired_king` forbids this move."""
+    return quiet_king and (tired == -2 or (tired >= 0 and origin == tired))
+
+
+@kernel_inline
+def count_king_run(stats, runs, ply, quiet_king, origin, to):
+    """After the move at ``ply``, the mover's quiet king moves in a row (and where the king
+    stands) as ``runs[ply + 2]``: what :func:`tired_king` reads two plies down."""
+    if stats[S_KING_LIMIT] == 0:
+        return
+    if not quiet_king:
+        runs[ply + 2, 0] = 0
+    elif stats[S_SAME_KING] == 1 and runs[ply, 1] != origin:
+        runs[ply + 2, 0] = 1
+    else:
+        runs[ply + 2, 0] = runs[ply, 0] + 1
+    runs[ply + 2, 1] = to
+
+
+@kernel_inline
 def new_best(pv, ply, best_key):
     """The principal variation of this node: the move, then its child's line."""
     pv[ply, 1] = best_key
@@ -203,6 +247,7 @@ def negamax(
     keys,
     pv,
     stats,
+    runs,
     pst,
     extra,
 ):
@@ -242,9 +287,19 @@ def negamax(
     best = -INFINITY
     best_key = 0
     flag = UPPER
-    child_depth = depth - 1 if depth > 0 else 0
+    child_depth = next_depth(depth, count, captures)
+    tired = -1
+    if stats[S_KING_LIMIT] > 0:
+        men = False
+        for cell in range(sq.shape[0]):
+            men = men or sq[cell] == 2 * player + 1
+        tired = tired_king(stats, runs, ply, men)
     for n in range(count):
         i = pick(order, ply, n, count)
+        quiet_king = not captures and moves[i, L.PIECE] % 2 == 0
+        if resting(tired, quiet_king, moves[i, L.FROM]):
+            continue
+        count_king_run(stats, runs, ply, quiet_king, moves[i, L.FROM], moves[i, L.TO])
         child_key = key ^ _key_delta(t, moves, i, player, following, maxc)
         make_move(t, sq, moves, i)
         # Principal-variation search: the first move gets the full window; the others a
@@ -272,6 +327,7 @@ def negamax(
                 keys,
                 pv,
                 stats,
+                runs,
                 pst,
                 extra,
             )
@@ -296,6 +352,8 @@ def negamax(
                             killers, history, ply, best_key, depth, moves[i, L.FROM], moves[i, L.TO]
                         )
                     break
+    if best == -INFINITY:  # every move was a tired king's: no move
+        best = stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     store(tt_keys, tt_data, key, depth, ply, best, flag, best_key)
     return best
 
@@ -353,12 +411,29 @@ class SearchContext:
         self.keys = np.zeros(MAX_PLY + 1024, dtype=np.uint64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 2), dtype=np.int64)
         self.stats = np.zeros(8, dtype=np.int64)
+        self.runs = np.zeros((MAX_PLY + 4, 2), dtype=np.int64)
+        """Frisian: per ply, the side to move's quiet king moves in a row and the cell of
+        that king (:func:`count_king_run`)."""
 
     def clear(self) -> None:
-        """Forget everything learnt (a new game)."""
+        """Forget everything learnt (a new game): a search then depends on its position
+        only."""
         self.tt_keys[:] = 0
         self.tt_data[:] = 0
+        self.history[:] = 0
         self.new_search()
+
+    def read_king_runs(self, board: Board) -> None:
+        """Frisian: take each side's quiet king moves in a row from the game (before a search
+        from ``board``; the count is in ``stats``)."""
+        if self.stats[S_KING_LIMIT]:
+            self.runs[0] = board._king_run(int(board._tables.rules[L.R_PLAYERS]))
+            self.runs[1] = board._king_run(1)
+
+    def root_move(self, row: np.ndarray) -> None:
+        """Count root move ``row`` into the king runs (call before searching it)."""
+        quiet_king = row[L.NCAP] == 0 and row[L.PIECE] % 2 == 0
+        count_king_run(self.stats, self.runs, 0, quiet_king, row[L.FROM], row[L.TO])
 
     def new_search(self) -> None:
         """Reset the per-search tables, keeping the transposition table."""
@@ -405,6 +480,7 @@ class SearchContext:
                 self.keys,
                 self.pv,
                 self.stats,
+                self.runs,
                 pst,
                 extra,
             )
