@@ -381,6 +381,13 @@ json.dump({"moves": played, "winner": game.winner(), "shot": [shot.move.hub_move
 def test_pydraughts_plays_a_game() -> None:
     if not (PYD_PATH / "draughts" / "engines" / "hub.py").is_file():
         pytest.skip(f"pydraughts not installed in {PYD_PATH} (see module docstring)")
+    # pydraughts resolves symbolic links in the engine's path, and a virtual environment's
+    # python is one: it would start the base interpreter, outside the environment. The
+    # environment's `damier` script is a plain file that names its own interpreter.
+    script = Path(sys.executable).with_name("damier")
+    if not script.is_file():
+        pytest.skip(f"no damier script beside {sys.executable}: install the package")
+    command = [str(script), "hub"]
     plies = 120
     proc = subprocess.run(
         [
@@ -388,7 +395,7 @@ def test_pydraughts_plays_a_game() -> None:
             "-c",
             _PYDRAUGHTS_GAME,
             str(PYD_PATH),
-            json.dumps(HUB_COMMAND),
+            json.dumps(command),
             str(plies),
         ],
         capture_output=True,
