@@ -12,9 +12,10 @@ same search on another position.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+import numpy.typing as npt
 
 from damier.engine.evaluation import evaluate
 from damier.kernel import layout as L
@@ -23,7 +24,6 @@ from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 
 if TYPE_CHECKING:
     from damier.board import Board
-    from damier.engine.bitsearch import BitboardPosition
 
 MATE = 1_000_000
 """Score of a won position (minus the plies to reach it)."""
@@ -385,6 +385,25 @@ def row_keys(rows: np.ndarray) -> list[int]:
     return [int(k) for k in out]
 
 
+class FasterSearch(Protocol):
+    """The same search as :func:`negamax` on another representation of the position (the
+    bitboard search of :mod:`damier.engine.bitsearch` is one): same values, faster."""
+
+    def run(
+        self,
+        context: SearchContext,
+        sq: npt.NDArray[np.int8],
+        player: int,
+        key: int,
+        depth: int,
+        ply: int,
+        alpha: int,
+        beta: int,
+        pst: npt.NDArray[np.int32],
+        extra: npt.NDArray[np.int32],
+    ) -> int: ...
+
+
 class SearchContext:
     """Every array one search needs, allocated once per engine and variant."""
 
@@ -393,10 +412,10 @@ class SearchContext:
         cells: int,
         max_captures: int,
         table_megabytes: int = 32,
-        bitboards: BitboardPosition | None = None,
+        bitboards: FasterSearch | None = None,
     ) -> None:
         self.bitboards = bitboards
-        """When set, :meth:`run` searches on bitboards (the same values, faster)."""
+        """When set, :meth:`run` searches with it (on bitboards: the same values, faster)."""
         width = L.row_width(max_captures)
         capacity = 256
         self.buffers = np.zeros((MAX_PLY, capacity, width), dtype=np.int32)
