@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import itertools
 import json
 import sys
@@ -445,6 +446,11 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(str(error)) from None
     # The first game must not wait for Numba: the whole cache is built (cold) or loaded.
     build_cache(lambda text: print(f"damier: {text}", flush=True))
+    # What is loaded now (modules, Numba's compiled code: hundreds of thousands of objects)
+    # lives as long as the process. Frozen, it is left out of the collector's full passes,
+    # which otherwise paused every game for 100-200 ms at a time under load (bench/load.py).
+    gc.collect()
+    gc.freeze()
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"damier: serving on http://{host}:{args.port}/", flush=True)
     uvicorn.run(

@@ -7,6 +7,7 @@ asks one question whatever the number of players.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from damier.board import Move
@@ -155,6 +156,16 @@ def move_view(move: Move) -> MoveView:
     )
 
 
+@lru_cache(maxsize=1 << 16)
+def _played(ply: int, move: Move, notation: str) -> PlayedMove:
+    """The view of a played move. Every state carries the whole game, so the views of the
+    moves played before are made once, not once a state (``notation`` is in the key: a
+    move's equality leaves it out)."""
+    return PlayedMove.model_construct(
+        ply=ply, notation=notation, path=list(move.path), captured=list(move.captured)
+    )
+
+
 def _seats(row: GameRow) -> list[SeatView]:
     return [seat_view(row, player) for player in range(row.players)]
 
@@ -174,15 +185,7 @@ def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) 
         start_fen=game.start_fen,
         turn=COLORS[board.turn],
         ply=game.ply,
-        moves=[
-            PlayedMove.model_construct(
-                ply=number,
-                notation=move.notation,
-                path=list(move.path),
-                captured=list(move.captured),
-            )
-            for number, move in enumerate(game.moves, start=1)
-        ],
+        moves=[_played(number, move, move.notation) for number, move in enumerate(game.moves, 1)],
         legal_moves=[move_view(m) for m in board.legal_moves] if playing else [],
         white=_seat(seats[0]),
         black=_seat(seats[1]),
