@@ -283,6 +283,18 @@ def test_the_limits_refuse_with_a_clear_message(make_app: AppFactory, tmp_path: 
             frames_until(fourth, "analysis")
 
 
+def test_a_reloaded_page_gets_its_analysis_while_the_old_one_stops(client: TestClient) -> None:
+    start = {"type": "start", "variant": "international"}
+    with client.websocket_connect("/ws/analysis") as old:
+        old.send_json(start)
+        frames_until(old, "analysis")
+    # The old socket is closed; its search may still be stopping. The new page waits for
+    # the slot instead of being refused.
+    with client.websocket_connect("/ws/analysis") as new:
+        new.send_json(start)
+        frames_until(new, "analysis")
+
+
 def test_a_bad_start_is_refused_with_its_reason(client: TestClient) -> None:
     with client.websocket_connect("/ws/analysis") as socket:
         socket.send_json({"type": "start", "variant": "international", "fen": "W:W1:B30"})

@@ -124,7 +124,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     request, lines = _start_request(data)
                     game = position(request.variant, request.fen, request.moves)
                     await stop()
-                    slot = analyses.reserve(owner)
+                    slot = await analyses.reserve_soon(owner)
                     line = [event_text(event) for event in game.events]
                     await send({"type": "started", "fen": game.board.fen, "line": line})
                     running = asyncio.create_task(

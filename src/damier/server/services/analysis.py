@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import os
 import threading
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -342,6 +343,19 @@ class Analyses:
             )
         self._running[owner] = self._running.get(owner, 0) + 1
         return Slot(self, owner)
+
+    async def reserve_soon(self, owner: str, patience: float = 1.0) -> Slot:
+        """:meth:`reserve`, waiting up to ``patience`` seconds for a slot to be given back:
+        a reloaded page's new socket often comes while the old socket's search is still
+        stopping, and must not be refused for it."""
+        deadline = time.monotonic() + patience
+        while True:
+            try:
+                return self.reserve(owner)
+            except RateLimited:
+                if time.monotonic() >= deadline:
+                    raise
+                await asyncio.sleep(0.05)
 
     def _release(self, owner: str) -> None:
         left = self._running.get(owner, 0) - 1
