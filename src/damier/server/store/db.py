@@ -69,6 +69,9 @@ class Database:
             options["async_creator"] = sqlite.connector(*arguments, **{"timeout": 30, **keywords})
         else:
             options["pool_pre_ping"] = True
+            # Hundreds of games move at once: with SQLAlchemy's 5 kept connections, the
+            # others were opened and closed for every move (a PostgreSQL handshake each).
+            options["pool_size"], options["max_overflow"] = 20, 10
         self.engine = create_async_engine(url, **options)
         if self.sqlite:
             _sqlite_pragmas(self.engine)
