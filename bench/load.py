@@ -15,7 +15,9 @@ on a machine shared with other work, it moves less than the wall-clock figures.
 The client runs in ``--client-procs`` processes (uvloop when installed), so that a client
 on the same machine takes as little as possible from the server. Bounded: --games pairs,
 --moves plies a game, --timeout seconds. ``--database URL`` runs it on another database (an
-empty PostgreSQL database, say); ``--profile FILE`` runs the server under cProfile.
+empty PostgreSQL database, say); ``--profile FILE`` runs the server under cProfile;
+``--analysis`` keeps an engine analysis of the analysis board running all along (the live
+games must not slow down for it).
 """
 
 from __future__ import annotations
@@ -215,6 +217,25 @@ def _client_process(
     results.close()
 
 
+async def _keep_analysing(base: str, variant: str) -> None:
+    """One engine analysis on the server's analysis board, started again each time its
+    time is up: the games must not slow down for it. Ends when its process is ended."""
+    await _wait_until_up(base, time.monotonic() + 120)
+    async with connect(base.replace("http", "ws", 1) + "/ws/analysis") as ws:
+        while True:
+            await ws.send(json.dumps({"type": "start", "variant": variant, "lines": 3}))
+            while True:
+                frame = json.loads(await ws.recv())
+                if frame["type"] == "error":
+                    raise RuntimeError(frame["message"])
+                if frame["type"] == "analysis" and frame["done"]:
+                    break
+
+
+def _analysis_process(base: str, variant: str) -> None:
+    asyncio.run(_keep_analysing(base, variant))
+
+
 def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes]) -> None:
     """Run the client processes; print the figures of the play phase."""
     context = multiprocessing.get_context("spawn")
@@ -230,19 +251,31 @@ def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes
         process.start()
         sender.close()
         workers.append((process, receiver))
+    analysis = None
+    if args.analysis:
+        analysis = context.Process(target=_analysis_process, args=(base, args.variant), daemon=True)
+        analysis.start()
     start.wait(timeout=args.timeout + 120)  # every game is set up
     began, cpu_began = time.perf_counter(), _cpu_seconds(server.pid)
     moves, latencies, client_cpu = 0, [], 0.0
-    for process, receiver in workers:
-        if not receiver.poll(args.timeout + 60):
-            raise SystemExit("a client process did not finish in time")
-        played, times, cpu = receiver.recv()
-        moves += played
-        latencies += times
-        client_cpu += cpu
-        process.join()
-    elapsed = time.perf_counter() - began
-    server_cpu = _cpu_seconds(server.pid) - cpu_began
+    try:
+        for process, receiver in workers:
+            if not receiver.poll(args.timeout + 60):
+                raise SystemExit("a client process did not finish in time")
+            played, times, cpu = receiver.recv()
+            moves += played
+            latencies += times
+            client_cpu += cpu
+            process.join()
+        elapsed = time.perf_counter() - began
+        server_cpu = _cpu_seconds(server.pid) - cpu_began
+    finally:
+        if analysis is not None:
+            if not analysis.is_alive():
+                raise SystemExit("the analysis stopped early (refused by the server?)")
+            analysis.terminate()
+    if analysis is not None:
+        print("with one engine analysis running on the server all along (its CPU included)")
     latencies.sort()
     p50 = statistics.median(latencies) if latencies else 0.0
     p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
@@ -276,6 +309,11 @@ def main() -> int:
         "e.g. postgresql+asyncpg://user:password@127.0.0.1/damier_bench",
     )
     parser.add_argument("--profile", default=None, help="run the server under cProfile, to FILE")
+    parser.add_argument(
+        "--analysis",
+        action="store_true",
+        help="keep an engine analysis (the analysis board's) running while the games play",
+    )
     args = parser.parse_args()
     if not (1 <= args.games <= 2000 and 1 <= args.moves <= 1000):
         parser.error("--games 1-2000 and --moves 1-1000")
