@@ -207,6 +207,9 @@ def test_rules_pages_fit_the_screen_and_speak_plainly(people: Contexts) -> None:
         expect(page.locator("#rules-text")).not_to_contain_text("QuietMoves")
     expect(page.locator("#board-caption")).not_to_contain_text("×")  # tripad is no rectangle
     expect(page.locator("#board-caption")).to_contain_text("48 playable cells")
+    page.goto("/rules/italian")  # options read as in the lobby, not as a record's fields
+    expect(page.locator("#rules-text")).to_contain_text("dark-first — the dark side moves first")
+    expect(page.locator("#rules-text")).not_to_contain_text("Summary")
     page.goto("/rules/no-such-variant")
     expect(page.locator("#error")).to_contain_text("no variant")
     expect(page.locator("#play-link")).to_be_hidden()

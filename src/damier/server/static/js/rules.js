@@ -21,6 +21,12 @@ function words(names) {
 
 function valueNode(value, key = "") {
   if (key === "draw_rules" && Array.isArray(value)) return value.length ? words(value).join(", ") : "none";
+  if (key === "options" && Array.isArray(value) && value.every((o) => o && o.name && o.summary)) {
+    // As the lobby shows them: the name to add to the variant's, then what it changes.
+    return value.length
+      ? h("ul", {}, value.map((o) => h("li", {}, h("strong", {}, o.name), ` — ${o.summary}`)))
+      : "none";
+  }
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "boolean") return value ? "yes" : "no";
   if (Array.isArray(value)) {
@@ -73,7 +79,7 @@ async function main() {
   if (extra.length) {
     box.append(
       h("h2", {}, rules !== undefined ? "Details" : "Rules"),
-      h("dl", {}, extra.flatMap(([key, value]) => [h("dt", {}, label(key)), h("dd", {}, valueNode(value))])),
+      h("dl", {}, extra.flatMap(([key, value]) => [h("dt", {}, label(key)), h("dd", {}, valueNode(value, key))])),
     );
   }
   const geometry = variant.geometry;
