@@ -92,6 +92,11 @@ def test_two_people_play_a_spanish_match_to_its_end(people: Contexts) -> None:
     first = game_id(ana)
     assert game_id(bo) == first
     assert api_state(ana, first)["white"]["name"] == "Ana"  # White in game 1
+    # A game of a match is never aborted: a first move made too late loses it.
+    expect(ana.locator("#abort")).to_be_hidden()
+    expect(ana.locator("#first-move")).to_contain_text("or you lose this game")
+    expect(bo.locator("#first-move")).to_contain_text("White has")
+    expect(bo.locator("#first-move")).to_contain_text("or loses this game")
 
     # A spectator finds the match in the lobby and opens it.
     cy = people.page()

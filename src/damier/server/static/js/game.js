@@ -635,7 +635,8 @@ function serverNow() {
 function renderTable(player) {
   const two = playerCount() === 2;
   const firstRound = state.ply < (state.active?.length || 2);
-  $("abort").hidden = !(player && firstRound);
+  // A game of a match is never aborted: the match needs its result.
+  $("abort").hidden = !(player && firstRound && !state.match);
   const offer = state.takeback_offer;
   // A move of one's own to take back (against the computer: on one's turn, it grants it).
   const computer = two && state.you && seatOf(other(state.you))?.kind === "computer";
@@ -677,8 +678,11 @@ function renderPresence() {
   first.hidden = !deadline;
   if (deadline) {
     const wait = Math.max(0, Math.ceil(deadline - now));
-    const who = state.turn === state.you ? "You have" : `${cap(state.turn)} has`;
-    first.textContent = `${who} ${wait} s to make a first move, or the game is aborted.`;
+    const mine = state.turn === state.you;
+    const who = mine ? "You have" : `${cap(state.turn)} has`;
+    // In a match a first move made too late loses the game; elsewhere it aborts it.
+    const otherwise = !state.match ? "the game is aborted" : mine ? "you lose this game" : "loses this game";
+    first.textContent = `${who} ${wait} s to make a first move, or ${otherwise}.`;
   }
   const count = presence.spectators || 0;
   $("spectators").textContent = count ? `${count} spectator${count === 1 ? "" : "s"}` : "";
