@@ -449,8 +449,11 @@ def _serve(args: argparse.Namespace) -> int:
     # What is loaded now (modules, Numba's compiled code: hundreds of thousands of objects)
     # lives as long as the process. Frozen, it is left out of the collector's full passes,
     # which otherwise paused every game for 100-200 ms at a time under load (bench/load.py).
+    # The games in memory still grow the heap: full passes are made rarer too (a move makes
+    # few objects that outlive it), so that they do not come every few seconds under load.
     gc.collect()
     gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"damier: serving on http://{host}:{args.port}/", flush=True)
     uvicorn.run(
