@@ -29,10 +29,18 @@ import numpy as np
 import numpy.typing as npt
 
 from damier.engine import Engine
+from damier.engine.evaluation import evaluate, evaluation_tables
+from damier.engine.patterns import DATA_FILE, regions
+from damier.engine.training import Problem, configurations, cross_entropy, fit, logits, sigmoid
 from damier.game import Game
+from damier.kernel.tables import compile_tables
 from damier.match import OpeningDeck
+from damier.rules import get_variant
 
 DECKS = {"international": "international-2move"}
+SCALE = 200.0
+"""Hundredths of a man per unit of the logit (a man up: about 62% for the side ahead)."""
+PACKAGE_DATA = Path(__file__).parent.parent / "src" / "damier" / "data" / DATA_FILE
 
 
 def generate(
@@ -114,6 +122,67 @@ def save(
     temporary.replace(out)
 
 
+def problem_of(path: Path, result_weight: float) -> tuple[str, Problem]:
+    """The positions of ``path`` as a fitting problem: the hand-set evaluation as the
+    offset, the search score (mixed with the result) as the target, both for the side to
+    move."""
+    data = np.load(path)
+    variant = get_variant(str(data["variant"]))
+    cells, turns = data["cells"], data["turns"].astype(np.int64)
+    t = compile_tables(variant)
+    pst, extra = evaluation_tables(variant, learned=False)
+    hand = np.array(
+        [evaluate(t, sq, int(turn), pst, extra) for sq, turn in zip(cells, turns, strict=True)],
+        dtype=np.float64,
+    )
+    results = np.where(turns == 0, data["results"], 1 - data["results"])
+    target = (1 - result_weight) * sigmoid(data["scores"] / SCALE) + result_weight * results
+    white, black = configurations(variant, cells)
+    side = np.where(turns == 0, 1.0, -1.0)
+    return variant.name, Problem(white, black, side, hand / SCALE, target)
+
+
+def agreement(logit: npt.NDArray[np.float64], target: npt.NDArray[np.float64]) -> float:
+    """How often the model favours the side the target favours (targets within 5% of even
+    left out)."""
+    clear = np.abs(target - 0.5) > 0.05
+    return float(np.mean((logit[clear] > 0) == (target[clear] > 0.5)))
+
+
+def train(
+    path: Path, out: Path, result_weight: float, l2: float, epochs: int, rate: float
+) -> None:
+    """Fit the pattern weights on 90% of the positions, report the fit on the other 10%
+    (later games), and write the weights into ``out``."""
+    started = time.perf_counter()
+    name, problem = problem_of(path, result_weight)
+    cut = int(len(problem) * 0.9)
+    training, held_out = problem.take(slice(0, cut)), problem.take(slice(cut, None))
+    print(f"{name}: {len(training)} training positions, {len(held_out)} held out", flush=True)
+    count = len(regions(get_variant(name)))
+    weights = fit(training, count, l2=l2, epochs=epochs, rate=rate, report=True)
+    zero = np.zeros_like(weights)
+    for label, part in (("training", training), ("held out", held_out)):
+        before, after = logits(part, zero), logits(part, weights)
+        clipped = np.clip(part.target, 1e-9, 1 - 1e-9)
+        floor = cross_entropy(np.log(clipped / (1 - clipped)), part.target)
+        print(
+            f"{label}: cross-entropy (floor {floor:.5f}) "
+            f"{cross_entropy(before, part.target):.5f} (hand-set) "
+            f"-> {cross_entropy(after, part.target):.5f} (learned); "
+            f"agreement {agreement(before, part.target):.4f} -> "
+            f"{agreement(after, part.target):.4f}"
+        )
+    stored = dict(np.load(out)) if out.exists() else {}
+    stored[name] = np.clip(np.round(weights * SCALE), -32000, 32000).astype(np.int16)
+    np.savez_compressed(out, **stored)  # type: ignore[arg-type]
+    used = np.count_nonzero(stored[name])
+    print(
+        f"wrote {out} ({used} non-zero weights of {weights.size}), "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -124,9 +193,18 @@ def main() -> None:
     g.add_argument("--random-plies", type=int, default=8)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--out", type=Path, required=True)
+    f = commands.add_parser("fit", help="fit the pattern weights and write the data file")
+    f.add_argument("data", type=Path)
+    f.add_argument("--out", type=Path, default=PACKAGE_DATA)
+    f.add_argument("--result-weight", type=float, default=0.0)
+    f.add_argument("--l2", type=float, default=1e-6)
+    f.add_argument("--epochs", type=int, default=8)
+    f.add_argument("--rate", type=float, default=0.01)
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.variant, args.depth, args.minutes, args.random_plies, args.seed, args.out)
+    else:
+        train(args.data, args.out, args.result_weight, args.l2, args.epochs, args.rate)
 
 
 if __name__ == "__main__":
