@@ -149,9 +149,7 @@ def agreement(logit: npt.NDArray[np.float64], target: npt.NDArray[np.float64]) -
     return float(np.mean((logit[clear] > 0) == (target[clear] > 0.5)))
 
 
-def train(
-    path: Path, out: Path, result_weight: float, l2: float, epochs: int, rate: float
-) -> None:
+def train(path: Path, out: Path, result_weight: float, l2: float, epochs: int, rate: float) -> None:
     """Fit the pattern weights on 90% of the positions, report the fit on the other 10%
     (later games), and write the weights into ``out``."""
     started = time.perf_counter()

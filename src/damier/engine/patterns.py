@@ -16,9 +16,13 @@ its material and other terms; they travel to the search inside its ``extra`` vec
 weights that are not per cell), after the hand-set ones:
 
 - ``extra[REGIONS]``: the number of regions ``R`` (0: no learned weights);
-- ``extra[SQUARES + 16 * r + k]``: the square of digit ``k`` of region ``r`` in White's
-  view (``k < 8``) and in Black's (``8 <= k < 16``), as bit numbers of the words the search
-  passes (cells in the table search, bits in the bitboard search);
+- ``extra[SQUARES + 8 * r + j]``: where pair ``j`` of region ``r`` starts, in White's view
+  (``j < 4``) and in Black's (``4 <= j < 8``). A region's squares come in four pairs of
+  neighbours on one row, which are neighbouring bits of the words the search passes (cells
+  in the table search, bits in the bitboard search); a pair's start is its lower bit. Each
+  view gathers its region's men of each colour into a byte, two bits a pair;
+- then two tables of 256: the base-3 digits of such a byte as a number (White's view, then
+  Black's, whose pairs are the other way round);
 - then ``R * 3**8`` weights, region by region, in hundredths of a man.
 
 Weights are kept per variant in ``data/patterns.npz``; variants without weights keep the
@@ -44,7 +48,8 @@ CONFIGURATIONS = 3**DIGITS
 REGIONS = 4
 """Index in ``extra`` of the number of regions (after the hand-set weights)."""
 SQUARES = 5
-"""Index in ``extra`` of the first region's squares."""
+"""Index in ``extra`` of the first region's pairs."""
+PAIRS = 4
 
 DATA_FILE = "patterns.npz"
 ENVIRONMENT = "DAMIER_EVAL"
@@ -108,24 +113,34 @@ def enabled() -> bool:
     return choice == "patterns" if choice in ("patterns", "hand") else DEFAULT
 
 
-def pattern_extra(
-    variant: Variant, weights: npt.NDArray[np.int32] | None
-) -> npt.NDArray[np.int32]:
+def _digit_tables() -> npt.NDArray[np.int64]:
+    """The number of the base-3 digits of each byte a view gathers: in White's view byte
+    bit ``k`` is digit ``k`` (the region's ``k``-th square, the first the most significant);
+    in Black's view the two squares of each pair are the other way round."""
+    powers = 3 ** np.arange(DIGITS - 1, -1, -1, dtype=np.int64)
+    swapped = powers.reshape(PAIRS, 2)[:, ::-1].ravel()
+    bits = (np.arange(256)[:, None] >> np.arange(DIGITS)) & 1
+    return np.concatenate([bits @ powers, bits @ swapped])
+
+
+def pattern_extra(variant: Variant, weights: npt.NDArray[np.int32] | None) -> npt.NDArray[np.int32]:
     """The pattern part of ``extra`` (see the module's description) for ``weights``, with
     squares as cells; ``[0]`` when there are none."""
     if weights is None:
         return np.zeros(1, dtype=np.int32)
     blocks = regions(variant)
-    squares = np.concatenate([blocks, turned(variant)[blocks]], axis=1)
+    assert np.all(blocks[:, 1::2] == blocks[:, ::2] + 1), "a region's pairs are neighbours"
+    starts = np.concatenate([blocks[:, ::2], turned(variant)[blocks[:, 1::2]]], axis=1)
     return np.concatenate(
-        [np.array([len(blocks)]), squares.ravel(), weights.ravel()]
+        [np.array([len(blocks)]), starts.ravel(), _digit_tables(), weights.ravel()]
     ).astype(np.int32)
 
 
 def squares_by(extra: npt.NDArray[np.int32], bit_of_cell: npt.NDArray[np.int64]) -> None:
     """Renumber the pattern squares of ``extra`` (in place) from cells to bits."""
     count = int(extra[REGIONS])
-    view = extra[SQUARES : SQUARES + 2 * DIGITS * count]
+    view = extra[SQUARES : SQUARES + 2 * PAIRS * count]
+    assert np.all(bit_of_cell[view + 1] == bit_of_cell[view] + 1), "pairs stay neighbours"
     view[:] = bit_of_cell[view]
 
 
@@ -134,19 +149,26 @@ def pattern_value(white_men, black_men, extra):
     """The patterns' value for White of the men ``white_men`` and ``black_men`` (words whose
     bits the squares of ``extra`` number)."""
     count = extra[REGIONS]
-    base = SQUARES + 2 * DIGITS * count
+    digits = SQUARES + 2 * PAIRS * count
+    base = digits + 512
+    two = np.uint64(3)
     score = 0
     for r in range(count):
-        first = SQUARES + 2 * DIGITS * r
-        white = 0
-        black = 0
-        for k in range(DIGITS):
-            a = np.uint64(extra[first + k])
-            b = np.uint64(extra[first + DIGITS + k])
-            white = white * 3 + int((white_men >> a) & np.uint64(1))
-            white += 2 * int((black_men >> a) & np.uint64(1))
-            black = black * 3 + int((black_men >> b) & np.uint64(1))
-            black += 2 * int((white_men >> b) & np.uint64(1))
+        first = SQUARES + 2 * PAIRS * r
+        white_white = np.uint64(0)
+        white_black = np.uint64(0)
+        black_white = np.uint64(0)
+        black_black = np.uint64(0)
+        for j in range(PAIRS):
+            a = np.uint64(extra[first + j])
+            b = np.uint64(extra[first + PAIRS + j])
+            shift = np.uint64(2 * j)
+            white_white |= ((white_men >> a) & two) << shift
+            white_black |= ((black_men >> a) & two) << shift
+            black_white |= ((white_men >> b) & two) << shift
+            black_black |= ((black_men >> b) & two) << shift
+        white = extra[digits + white_white] + 2 * extra[digits + white_black]
+        black = extra[digits + 256 + black_black] + 2 * extra[digits + 256 + black_white]
         table = base + CONFIGURATIONS * r
         score += extra[table + white] - extra[table + black]
     return score

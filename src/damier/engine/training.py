@@ -94,7 +94,7 @@ def gradient(problem: Problem, weights: Floats) -> Floats:
         weights=np.repeat(error, count),
         minlength=weights.size,
     )
-    out: Floats = (white - black).reshape(weights.shape)
+    out: Floats = (white - black).astype(np.float64).reshape(weights.shape)
     return out
 
 
