@@ -151,7 +151,7 @@ def pattern_value(white_men, black_men, extra):
     count = extra[REGIONS]
     digits = SQUARES + 2 * PAIRS * count
     base = digits + 512
-    two = np.uint64(3)
+    pair = np.uint64(3)
     score = 0
     for r in range(count):
         first = SQUARES + 2 * PAIRS * r
@@ -163,12 +163,12 @@ def pattern_value(white_men, black_men, extra):
             a = np.uint64(extra[first + j])
             b = np.uint64(extra[first + PAIRS + j])
             shift = np.uint64(2 * j)
-            white_white |= ((white_men >> a) & two) << shift
-            white_black |= ((black_men >> a) & two) << shift
-            black_white |= ((white_men >> b) & two) << shift
-            black_black |= ((black_men >> b) & two) << shift
-        white = extra[digits + white_white] + 2 * extra[digits + white_black]
-        black = extra[digits + 256 + black_black] + 2 * extra[digits + 256 + black_white]
+            white_white |= ((white_men >> a) & pair) << shift
+            white_black |= ((black_men >> a) & pair) << shift
+            black_white |= ((white_men >> b) & pair) << shift
+            black_black |= ((black_men >> b) & pair) << shift
+        white = extra[digits + int(white_white)] + 2 * extra[digits + int(white_black)]
+        black = extra[digits + 256 + int(black_black)] + 2 * extra[digits + 256 + int(black_white)]
         table = base + CONFIGURATIONS * r
         score += extra[table + white] - extra[table + black]
     return score
