@@ -195,7 +195,7 @@ def main() -> None:
     f.add_argument("data", type=Path)
     f.add_argument("--out", type=Path, default=PACKAGE_DATA)
     f.add_argument("--result-weight", type=float, default=0.0)
-    f.add_argument("--l2", type=float, default=1e-4)
+    f.add_argument("--l2", type=float, default=1e-5)
     f.add_argument("--epochs", type=int, default=8)
     f.add_argument("--rate", type=float, default=0.01)
     args = parser.parse_args()
