@@ -55,7 +55,9 @@ DATA_FILE = "patterns.npz"
 ENVIRONMENT = "DAMIER_EVAL"
 """``patterns`` or ``hand``: whether the search uses the learned weights where it has them
 (unset: :data:`DEFAULT`)."""
-DEFAULT = False
+DEFAULT = True
+"""On: with them the engine scored 56.9% (240 games, Elo +48 +/- 35) against the engine
+without them at 0.1 s a move on International (see the README's design notes)."""
 
 
 def regions(variant: Variant) -> npt.NDArray[np.int64]:
