@@ -61,19 +61,13 @@ def test_the_evaluations_agree(variant: str) -> None:
     position = bitboard_position(rules, t)
     assert position is not None
     pst, extra = evaluation_tables(rules)
+    bit_pst, bit_extra = position.by_bit(pst, extra)
     for board in random_positions(variant, 40, seed=7):
         sq = board.cells
         for player in (0, 1):
             me, opp, kings = position.sides(sq, player)
             by_bits = evaluate_bits(
-                position.spec.q,
-                me,
-                opp,
-                kings,
-                player,
-                position.wings,
-                position.by_bit(pst),
-                extra,
+                position.spec.q, me, opp, kings, player, position.wings, bit_pst, bit_extra
             )
             assert by_bits == evaluate(t, sq, player, pst, extra), board.fen
 

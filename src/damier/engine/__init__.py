@@ -118,7 +118,10 @@ class Engine:
         level: int = 10,
         table_megabytes: int = 32,
         seed: int | None = None,
+        learned: bool | None = None,
     ) -> None:
+        """``learned``: evaluate with the learned pattern weights where the variant has
+        some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`)."""
         if level not in LEVELS:
             raise ValueError(f"level must be 1-10, not {level}")
         self.variant = get_variant(variant)
@@ -138,7 +141,7 @@ class Engine:
         self._context = SearchContext(
             cells, self._maxc, table_megabytes, bitboard_position(self.variant, self._tables)
         )
-        self._pst, self._extra = evaluation_tables(self.variant)
+        self._pst, self._extra = evaluation_tables(self.variant, learned)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._lines_table: tuple[np.ndarray, np.ndarray] | None = None

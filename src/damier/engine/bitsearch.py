@@ -19,6 +19,7 @@ import numpy.typing as npt
 from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
 from damier.egtb.probe import search_tables
 from damier.engine.evaluation import combine
+from damier.engine.patterns import REGIONS, pattern_value, squares_by
 from damier.engine.search import (
     EXACT,
     INFINITY,
@@ -83,8 +84,9 @@ below the mate scores, so a win the search sees to the end is preferred."""
 @kernel_inline
 def evaluate_bits(q, me, opp, kings, player, wings, pst, extra):
     """:func:`damier.engine.evaluation.evaluate` of the position ``me`` (``player``, to
-    move) against ``opp``; ``pst`` is indexed by bit (:meth:`BitboardPosition.by_bit`) and
-    ``wings`` holds the left and right halves of the board."""
+    move) against ``opp``; ``pst`` and ``extra`` are indexed by bit
+    (:meth:`BitboardPosition.by_bit`) and ``wings`` holds the left and right halves of the
+    board."""
     score = 0
     my_kings = 0
     their_kings = 0
@@ -117,6 +119,11 @@ def evaluate_bits(q, me, opp, kings, player, wings, pst, extra):
             mobility -= popcount(step(their_men, d, sa, sb) & empty & wings[2])
     mine = popcount(my_men & wings[1]) - popcount(my_men & wings[0])
     theirs = popcount(their_men & wings[1]) - popcount(their_men & wings[0])
+    if extra[REGIONS] > 0:
+        if player == 0:
+            score += pattern_value(my_men, their_men, extra)
+        else:
+            score -= pattern_value(their_men, my_men, extra)
     return combine(
         score,
         mobility,
@@ -363,6 +370,7 @@ class BitboardPosition:
         self.fb = np.zeros((MAX_LEVELS, FB_WIDTH), dtype=np.uint64)
         self.fi = np.zeros((MAX_LEVELS, FI_WIDTH), dtype=np.int64)
         self.st = np.zeros(3, dtype=np.int64)
+        self._by_bit: tuple[npt.NDArray[np.int32], ...] | None = None
 
     def run(
         self,
@@ -379,7 +387,7 @@ class BitboardPosition:
     ) -> int:
         """:func:`bit_negamax` of the position ``sq`` on ``context``'s tables."""
         me, opp, kings = self.sides(sq, player)
-        pst = self.by_bit(pst)
+        pst, extra = self.by_bit(pst, extra)
         return int(
             bit_negamax(
                 self.spec.geo,
@@ -415,11 +423,21 @@ class BitboardPosition:
             )
         )
 
-    def by_bit(self, pst: npt.NDArray[np.int32]) -> npt.NDArray[np.int32]:
-        """The piece-square table ``pst[code, cell]`` indexed by bit instead of cell."""
+    def by_bit(
+        self, pst: npt.NDArray[np.int32], extra: npt.NDArray[np.int32]
+    ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """The piece-square table ``pst[code, cell]`` and the ``extra`` weights (whose
+        pattern squares are cells) indexed by bit instead of cell. The last pair is kept:
+        an engine passes the same tables at every call."""
+        last = self._by_bit
+        if last is not None and last[0] is pst and last[1] is extra:
+            return last[2], last[3]
         out = np.zeros((pst.shape[0], 64), dtype=np.int32)
         out[:, self.bit_of_cell] = pst
-        return out
+        renumbered = extra.copy()
+        squares_by(renumbered, self.bit_of_cell)
+        self._by_bit = (pst, extra, out, renumbered)
+        return out, renumbered
 
     def sides(
         self, sq: npt.NDArray[np.int8], player: int

@@ -1,5 +1,6 @@
 """Static evaluation: material, advancement, centre, back-rank guard, mobility and balance, with
-weights per family of variants read from ``data/weights.json``.
+weights per family of variants read from ``data/weights.json``, and for the variants that
+have them the learned weights of the men's configurations (:mod:`damier.engine.patterns`).
 
 The weights become per-variant piece-square tables once; the kernel function sums them.
 """
@@ -13,6 +14,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
+from damier.engine.patterns import REGIONS, enabled, pattern_extra, pattern_value, pattern_weights
 from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel import layout as L
 from damier.kernel.jit import kernel, kernel_inline
@@ -40,11 +42,22 @@ def _weights() -> dict[str, dict[str, float]]:
     return families
 
 
-@cache
-def evaluation_tables(variant: Variant) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+def evaluation_tables(
+    variant: Variant, learned: bool | None = None
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(pst, extra)``: ``pst[piece code, cell]`` is the value of that piece there (for its
-    owner); ``extra`` holds the weights that are not per cell."""
-    return tables_from_weights(variant, _weights()[family_of(variant)])
+    owner); ``extra`` holds the weights that are not per cell, the learned pattern weights
+    among them when ``learned`` (None: :func:`damier.engine.patterns.enabled`) and the
+    variant has some."""
+    return _evaluation_tables(variant, enabled() if learned is None else learned)
+
+
+@cache
+def _evaluation_tables(
+    variant: Variant, learned: bool
+) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    patterns = pattern_weights(variant) if learned else None
+    return tables_from_weights(variant, _weights()[family_of(variant)], patterns)
 
 
 def family_weights(variant: Variant) -> dict[str, float]:
@@ -53,9 +66,12 @@ def family_weights(variant: Variant) -> dict[str, float]:
 
 
 def tables_from_weights(
-    variant: Variant, weights: dict[str, float]
+    variant: Variant,
+    weights: dict[str, float],
+    patterns: npt.NDArray[np.int32] | None = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    """:func:`evaluation_tables` for any set of weights, so that a tuner can try others."""
+    """:func:`evaluation_tables` for any set of weights (and pattern weights
+    ``[region, configuration]``, or none), so that a tuner can try others."""
     geometry = geometry_of(variant)
     assert isinstance(geometry, SquareGeometry)  # two players: multi-player boards have their own
     height, width = geometry.height, geometry.width
@@ -90,7 +106,7 @@ def tables_from_weights(
         ],
         dtype=np.int32,
     )
-    return pst, extra
+    return pst, np.concatenate([extra, pattern_extra(variant, patterns)])
 
 
 @kernel
@@ -98,8 +114,11 @@ def evaluate(t, sq, player, pst, extra):
     """The position's value for ``player`` (two players): his material and placement minus
     his opponent's, plus mobility (free forward steps of men), less the balance penalty
     (how many more men one wing holds than the other: a lopsided army is easier to attack
-    and cannot hold the centre)."""
+    and cannot hold the centre), plus the learned patterns' value where ``extra`` has them
+    (the cells are then the bits of the men's words)."""
     score = 0
+    white_men = np.uint64(0)
+    black_men = np.uint64(0)
     mobility = 0
     mine = 0
     theirs = 0
@@ -123,6 +142,11 @@ def evaluate(t, sq, player, pst, extra):
                 mine += pst[0, cell]
             else:
                 theirs += pst[0, cell]
+            if extra[REGIONS] > 0:
+                if owner == 0:
+                    white_men |= np.uint64(1) << np.uint64(cell)
+                else:
+                    black_men |= np.uint64(1) << np.uint64(cell)
         king = code % 2 == 0
         if owner == player:
             score += value
@@ -134,8 +158,21 @@ def evaluate(t, sq, player, pst, extra):
             mobility -= free
             their_pieces += 1
             their_kings += king
+    learned = 0
+    if extra[REGIONS] > 0:
+        learned = pattern_value(white_men, black_men, extra)
+        if player == 1:
+            learned = -learned
     return combine(
-        score, mobility, mine, theirs, my_pieces, their_pieces, my_kings, their_kings, extra
+        score + learned,
+        mobility,
+        mine,
+        theirs,
+        my_pieces,
+        their_pieces,
+        my_kings,
+        their_kings,
+        extra,
     )
 
 

@@ -1,0 +1,209 @@
+"""The learned evaluation's trainer: self-play positions labelled by a search, and a logistic
+fit of the pattern weights of :mod:`damier.engine.patterns`.
+
+    python bench/train.py generate --variant international --depth 6 --minutes 35 --out pos.npz
+    python bench/train.py fit pos.npz --out src/damier/data/patterns-flying.npz
+
+``generate`` plays the engine against itself at a fixed depth, each game from an opening of
+the deck plus a few random plies (so that the games differ), and keeps every quiet position
+(no capture to play) with the score of that depth's search and the game's result. It saves
+what it has every few games, so that a run cut short still leaves its data.
+
+``fit`` learns, for each region of the board and each configuration of its men, a weight
+that corrects today's evaluation: the model is ``sigmoid((evaluation + patterns) / SCALE)``
+against the label ``sigmoid(search score / SCALE)`` (mixed with the game's result by
+``--result-weight``), fitted with Adam and an L2 penalty on a training part, and judged on
+a held-out part (cross-entropy, and how often the sign of the evaluation agrees with the
+label's). It writes the weights as the package's data file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from damier.engine import Engine
+from damier.engine.evaluation import evaluate, evaluation_tables
+from damier.engine.patterns import DATA_FILE, regions
+from damier.engine.training import Problem, configurations, cross_entropy, fit, logits, sigmoid
+from damier.game import Game
+from damier.kernel.tables import compile_tables
+from damier.match import OpeningDeck
+from damier.rules import get_variant
+
+DECKS = {"international": "international-2move"}
+SCALE = 200.0
+"""Hundredths of a man per unit of the logit (a man up: about 62% for the side ahead)."""
+PACKAGE_DATA = Path(__file__).parent.parent / "src" / "damier" / "data" / DATA_FILE
+
+
+def generate(
+    variant: str, depth: int, minutes: float, random_plies: int, seed: int, out: Path
+) -> None:
+    """Self-play quiet positions with their search score (for the side to move) and the
+    game's result (for White), saved to ``out`` as they come."""
+    engine = Engine(variant, level=10)
+    rng = random.Random(seed)
+    openings = list(OpeningDeck.builtin(DECKS[variant]).openings) if variant in DECKS else [()]
+    cells: list[npt.NDArray[np.int8]] = []
+    turns: list[int] = []
+    scores: list[int] = []
+    results: list[float] = []
+    started = time.perf_counter()
+    games = 0
+    while time.perf_counter() - started < 60 * minutes:
+        game = Game(variant)
+        for text in rng.choice(openings):
+            game.push(text)
+        for _ in range(rng.randint(0, random_plies)):
+            # A random move among those a shallow search finds no worse than the best by a
+            # third of a man: varied games, few of them lost in the opening.
+            if game.result is None:
+                moves = len(game.board.legal_moves)
+                info = engine.search(game.board, depth=4, multipv=max(2, moves))
+                lines = info.lines or (info,)
+                fair = [line.pv[0] for line in lines if line.score >= lines[0].score - 33]
+                game.push(rng.choice(fair))
+        engine.new_game()
+        kept: list[tuple[npt.NDArray[np.int8], int, int]] = []
+        while game.result is None and game.ply < 250:
+            board = game.board
+            quiet = not board.legal_moves[0].is_capture
+            info = engine.search(board, depth=depth)
+            assert info.best_move is not None
+            if quiet and info.mate is None:
+                kept.append((board.cells.copy(), board.turn, info.score))
+            game.push(info.best_move)
+        winner = None if game.result is None else game.result.winner
+        white = 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
+        for sq, turn, score in kept:
+            cells.append(sq)
+            turns.append(turn)
+            scores.append(score)
+            results.append(white)
+        games += 1
+        if games % 50 == 0:
+            save(out, variant, depth, cells, turns, scores, results)
+            print(
+                f"{games} games, {len(cells)} positions, {time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    save(out, variant, depth, cells, turns, scores, results)
+    print(f"{games} games, {len(cells)} positions, {time.perf_counter() - started:.0f} s")
+
+
+def save(
+    out: Path,
+    variant: str,
+    depth: int,
+    cells: list[npt.NDArray[np.int8]],
+    turns: list[int],
+    scores: list[int],
+    results: list[float],
+) -> None:
+    """Write the positions so far (through a temporary file: a reader never sees half)."""
+    temporary = out.with_suffix(".part.npz")
+    np.savez_compressed(
+        temporary,
+        cells=np.array(cells, dtype=np.int8),
+        turns=np.array(turns, dtype=np.int8),
+        scores=np.array(scores, dtype=np.int32),
+        results=np.array(results, dtype=np.float32),
+        variant=np.array(variant),
+        depth=np.array(depth),
+    )
+    temporary.replace(out)
+
+
+def problem_of(path: Path, result_weight: float) -> tuple[str, Problem]:
+    """The positions of ``path`` as a fitting problem: the hand-set evaluation as the
+    offset, the search score (mixed with the result) as the target, both for the side to
+    move."""
+    data = np.load(path)
+    variant = get_variant(str(data["variant"]))
+    cells, turns = data["cells"], data["turns"].astype(np.int64)
+    t = compile_tables(variant)
+    pst, extra = evaluation_tables(variant, learned=False)
+    hand = np.array(
+        [evaluate(t, sq, int(turn), pst, extra) for sq, turn in zip(cells, turns, strict=True)],
+        dtype=np.float64,
+    )
+    results = np.where(turns == 0, data["results"], 1 - data["results"])
+    target = (1 - result_weight) * sigmoid(data["scores"] / SCALE) + result_weight * results
+    white, black = configurations(variant, cells)
+    side = np.where(turns == 0, 1.0, -1.0)
+    return variant.name, Problem(white, black, side, hand / SCALE, target)
+
+
+def agreement(logit: npt.NDArray[np.float64], target: npt.NDArray[np.float64]) -> float:
+    """How often the model favours the side the target favours (targets within 5% of even
+    left out)."""
+    clear = np.abs(target - 0.5) > 0.05
+    return float(np.mean((logit[clear] > 0) == (target[clear] > 0.5)))
+
+
+def train(path: Path, out: Path, result_weight: float, l2: float, epochs: int, rate: float) -> None:
+    """Fit the pattern weights on 90% of the positions, report the fit on the other 10%
+    (later games), and write the weights into ``out``."""
+    started = time.perf_counter()
+    name, problem = problem_of(path, result_weight)
+    cut = int(len(problem) * 0.9)
+    training, held_out = problem.take(slice(0, cut)), problem.take(slice(cut, None))
+    print(f"{name}: {len(training)} training positions, {len(held_out)} held out", flush=True)
+    count = len(regions(get_variant(name)))
+    weights = fit(training, count, l2=l2, epochs=epochs, rate=rate, report=True)
+    zero = np.zeros_like(weights)
+    for label, part in (("training", training), ("held out", held_out)):
+        before, after = logits(part, zero), logits(part, weights)
+        clipped = np.clip(part.target, 1e-9, 1 - 1e-9)
+        floor = cross_entropy(np.log(clipped / (1 - clipped)), part.target)
+        print(
+            f"{label}: cross-entropy (floor {floor:.5f}) "
+            f"{cross_entropy(before, part.target):.5f} (hand-set) "
+            f"-> {cross_entropy(after, part.target):.5f} (learned); "
+            f"agreement {agreement(before, part.target):.4f} -> "
+            f"{agreement(after, part.target):.4f}"
+        )
+    stored = dict(np.load(out)) if out.exists() else {}
+    stored[name] = np.clip(np.round(weights * SCALE), -32000, 32000).astype(np.int16)
+    np.savez_compressed(out, **stored)  # type: ignore[arg-type]
+    used = np.count_nonzero(stored[name])
+    print(
+        f"wrote {out} ({used} non-zero weights of {weights.size}), "
+        f"{time.perf_counter() - started:.0f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    g = commands.add_parser("generate", help="self-play positions labelled by a search")
+    g.add_argument("--variant", default="international")
+    g.add_argument("--depth", type=int, default=6)
+    g.add_argument("--minutes", type=float, default=35.0)
+    g.add_argument("--random-plies", type=int, default=8)
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--out", type=Path, required=True)
+    f = commands.add_parser("fit", help="fit the pattern weights and write the data file")
+    f.add_argument("data", type=Path)
+    f.add_argument("--out", type=Path, default=PACKAGE_DATA)
+    f.add_argument("--result-weight", type=float, default=0.0)
+    f.add_argument("--l2", type=float, default=1e-5)
+    f.add_argument("--epochs", type=int, default=8)
+    f.add_argument("--rate", type=float, default=0.01)
+    args = parser.parse_args()
+    if args.command == "generate":
+        generate(args.variant, args.depth, args.minutes, args.random_plies, args.seed, args.out)
+    else:
+        train(args.data, args.out, args.result_weight, args.l2, args.epochs, args.rate)
+
+
+if __name__ == "__main__":
+    main()
