@@ -2,7 +2,7 @@
 fit of the pattern weights of :mod:`damier.engine.patterns`.
 
     python bench/train.py generate --variant international --depth 6 --minutes 35 --out pos.npz
-    python bench/train.py fit pos.npz --out src/damier/data/patterns-flying.npz
+    python bench/train.py fit pos.npz    # into src/damier/data/patterns.npz (--out elsewhere)
 
 ``generate`` plays the engine against itself at a fixed depth, each game from an opening of
 the deck plus a few random plies (so that the games differ), and keeps every quiet position
