@@ -50,10 +50,11 @@ him gone from now (one step, so that a socket opening elsewhere meanwhile cannot
 @dataclass
 class State:
     """A game's state as published: its version, each seat's player id and colour (in turn
-    order), and the game as JSON without ``you``."""
+    order), whether it is being played, and the game as JSON without ``you``."""
 
     version: int
     seats: tuple[tuple[str | None, str], ...]
+    playing: bool
     game: str
     _frames: dict[str | None, str] = field(default_factory=dict, init=False, repr=False)
 
@@ -72,14 +73,14 @@ class State:
 
     def encode(self) -> str:
         """For Redis: a JSON header line, then the game."""
-        return json.dumps([self.version, self.seats]) + "\n" + self.game
+        return json.dumps([self.version, self.seats, self.playing]) + "\n" + self.game
 
     @classmethod
     def decode(cls, payload: str | bytes) -> State:
         text = payload.decode() if isinstance(payload, bytes) else payload
         header, game = text.split("\n", 1)
-        version, seats = json.loads(header)
-        return cls(int(version), tuple((id_, color) for id_, color in seats), game)
+        version, seats, playing = json.loads(header)
+        return cls(int(version), tuple((id_, color) for id_, color in seats), bool(playing), game)
 
 
 Audience = Literal["all", "players", "spectators"]
@@ -120,7 +121,8 @@ class Connection:
         self.seated = False
         """Whether the socket is a seated player's (else a spectator's), as it opened."""
         self.queue: asyncio.Queue[str] = asyncio.Queue(maxsize=size)
-        self._version = -1
+        self.state: State | None = None
+        """The newest state queued: what the socket's player last saw of the game."""
 
     def send(self, frame: dict[str, Any]) -> None:
         self._put(json.dumps(frame))
@@ -141,9 +143,9 @@ class Connection:
     def deliver(self, state: State) -> None:
         """Queue a state unless it or a newer one was already queued (a socket that opens
         between a change and its broadcast through Redis gets the state in its snapshot)."""
-        if state.version <= self._version:
+        if self.state is not None and state.version <= self.state.version:
             return
-        self._version = state.version
+        self.state = state
         self._put(state.frame(self.player_id))
 
 

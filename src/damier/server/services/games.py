@@ -522,7 +522,8 @@ async def game_snapshot(*, services: Services, game_id: str) -> State:
 
 def _published(version: int, state: GameState) -> State:
     seats = tuple((seat.id, seat.color) for seat in state.seats)
-    return State(version, seats, state.model_dump_json(exclude={"you"}))
+    playing = state.status == "playing"
+    return State(version, seats, playing, state.model_dump_json(exclude={"you"}))
 
 
 async def join_game(

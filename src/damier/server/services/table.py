@@ -21,7 +21,6 @@ from damier.server.services.errors import (
     Conflict,
     Forbidden,
     RateLimited,
-    ServiceError,
 )
 from damier.server.services.ratings import ABORTED
 from damier.server.services.views import sitters
@@ -139,13 +138,13 @@ async def arrived(services: Services, game_id: str, connection: Connection, stat
 
 async def left(services: Services, game_id: str, connection: Connection) -> None:
     """A socket closed: a player of a game being played without another socket of it is
-    gone from now; everyone learns it."""
-    try:
-        state = await games.game_snapshot(services=services, game_id=game_id)
-    except ServiceError:
+    gone from now; everyone learns it. The game as this socket last saw it says whether
+    it was being played: no need to read it again (thousands of sockets may close at
+    once)."""
+    state = connection.state
+    if state is None:
         return
-    playing = json.loads(state.game)["status"] == "playing"
-    await services.rooms.depart(game_id, connection, playing, services.now())
+    await services.rooms.depart(game_id, connection, state.playing, services.now())
     frame = await presence_frame(services, game_id, state)
     await services.rooms.notify(game_id, Notice(frame))
 
