@@ -133,7 +133,7 @@ async def _play(
     state: dict[str, Any],
     plies: int,
     think: float,
-    latencies: list[float],
+    latencies: list[tuple[float, float]],
     rng: random.Random,
 ) -> int:
     """Random legal moves until the game ends or ``plies``; returns the moves played."""
@@ -151,7 +151,7 @@ async def _play(
                 state = await _next_state(mover)
                 if state["ply"] > played:
                     break
-            latencies.append(time.perf_counter() - sent)
+            latencies.append((sent, time.perf_counter() - sent))
             await _next_state(other)
             played += 1
         return played
@@ -186,7 +186,7 @@ async def _clients(
     gc.collect()
     gc.freeze()
     cpu = time.process_time()
-    latencies: list[float] = []
+    latencies: list[tuple[float, float]] = []
     plays = [
         _play(
             sockets, state, args.moves, args.think, latencies, random.Random(args.seed * 7919 + n)
@@ -257,7 +257,8 @@ def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes
         analysis.start()
     start.wait(timeout=args.timeout + 120)  # every game is set up
     began, cpu_began = time.perf_counter(), _cpu_seconds(server.pid)
-    moves, latencies, client_cpu = 0, [], 0.0
+    moves, client_cpu = 0, 0.0
+    latencies: list[tuple[float, float]] = []  # (when the move was sent, its latency)
     try:
         for process, receiver in workers:
             if not receiver.poll(args.timeout + 60):
@@ -276,9 +277,7 @@ def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes
             analysis.terminate()
     if analysis is not None:
         print("with one engine analysis running on the server all along (its CPU included)")
-    latencies.sort()
-    p50 = statistics.median(latencies) if latencies else 0.0
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else 0.0
+    p50, p99 = _percentiles([latency for _, latency in latencies])
     print(
         f"{args.games} games ({2 * args.games} players, think {args.think:g} s), "
         f"{moves} moves in {elapsed:.2f} s"
@@ -291,6 +290,23 @@ def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes
                 f"{name} CPU: {cpu:.2f} s, {cpu / moves * 1000:.2f} ms per move "
                 f"({cpu / elapsed:.0%} of one core)"
             )
+    if args.timeline and latencies:
+        print("p99 by tenth of the play phase (where the slow moves are):")
+        tenth = elapsed / 10
+        for k in range(10):
+            part = [x for sent, x in latencies if k * tenth <= sent - began < (k + 1) * tenth]
+            print(
+                f"  {k * tenth:5.1f}-{(k + 1) * tenth:5.1f} s: {len(part):6d} moves, "
+                f"p99 {_percentiles(part)[1] * 1000:.1f} ms"
+            )
+
+
+def _percentiles(latencies: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile of ``latencies`` (0 for none)."""
+    if not latencies:
+        return 0.0, 0.0
+    ordered = sorted(latencies)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def main() -> int:
@@ -307,6 +323,9 @@ def main() -> int:
         default=None,
         help="SQLAlchemy URL of an empty database (default: a temporary SQLite file), "
         "e.g. postgresql+asyncpg://user:password@127.0.0.1/damier_bench",
+    )
+    parser.add_argument(
+        "--timeline", action="store_true", help="also the p99 of each tenth of the play phase"
     )
     parser.add_argument("--profile", default=None, help="run the server under cProfile, to FILE")
     parser.add_argument(

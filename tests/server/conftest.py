@@ -14,6 +14,7 @@ import hashlib
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
@@ -190,6 +191,23 @@ def open_game(
     assert joined.status_code == 200, joined.text
     state: dict[str, Any] = joined.json()
     return state
+
+
+_HELD: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
+
+
+def game_of(socket: Any, frame: dict[str, Any]) -> dict[str, Any]:
+    """The game a state frame gives ``socket``'s client: a whole state, or a delta's moves
+    appended to the moves the socket had (the delta must follow them)."""
+    if "after" in frame:
+        held = _HELD[socket]
+        assert frame["after"] == held["version"], "the delta follows the state before"
+        assert "moves" not in frame["game"]
+        game = {**frame["game"], "moves": held["game"]["moves"] + frame["played"]}
+    else:
+        game = frame["game"]
+    _HELD[socket] = {"version": frame["version"], "game": game}
+    return game
 
 
 def receive(socket: Any) -> dict[str, Any]:

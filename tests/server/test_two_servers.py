@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from damier.compiled import build_cache
-from tests.server.conftest import REDIS_URL, database_url
+from tests.server.conftest import REDIS_URL, database_url, game_of
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -179,8 +179,7 @@ def _next_state(connection: Any, timeout: float = 10.0) -> dict[str, Any]:
     while True:
         frame = json.loads(connection.recv(timeout=max(0.01, deadline - time.monotonic())))
         if frame["type"] == "state":
-            game: dict[str, Any] = frame["game"]
-            return game
+            return game_of(connection, frame)
 
 
 def test_a_move_on_one_is_seen_on_the_other_over_http(servers: Servers) -> None:

@@ -8,14 +8,13 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
-from tests.server.conftest import another, open_game, receive, sign_in
+from tests.server.conftest import another, game_of, open_game, receive, sign_in
 
 
 def _state(socket: WebSocketTestSession) -> dict[str, Any]:
     frame: dict[str, Any] = receive(socket)
     assert frame["type"] == "state", frame
-    game: dict[str, Any] = frame["game"]
-    return game
+    return game_of(socket, frame)
 
 
 def _error(socket: WebSocketTestSession) -> str:
@@ -23,6 +22,38 @@ def _error(socket: WebSocketTestSession) -> str:
     assert frame["type"] == "error", frame
     message: str = frame["message"]
     return message
+
+
+def test_a_move_is_sent_as_a_delta_and_a_client_may_ask_for_the_whole_state(
+    client: TestClient,
+) -> None:
+    sign_in(client, "Ana")
+    bob = another(client)
+    sign_in(bob, "Bob")
+    state = open_game(client, bob)
+    with client.websocket_connect(f"/ws/games/{state['id']}") as socket:
+        first = receive(socket)
+        assert "after" not in first and first["game"]["moves"] == []
+        moves = []
+        for ply in range(3):
+            player = client if ply % 2 == 0 else bob
+            move = state["legal_moves"][0]["notation"]
+            moves.append(move)
+            state = player.post(
+                f"/api/games/{state['id']}/moves", json={"move": move, "ply": ply}
+            ).json()
+            delta = receive(socket)
+            assert delta["version"] == first["version"] + ply + 1
+            assert delta["after"] == delta["version"] - 1
+            assert [m["notation"] for m in delta["played"]] == [move]
+            assert delta["played"][0]["ply"] == ply + 1
+            assert "moves" not in delta["game"] and delta["game"]["ply"] == ply + 1
+        # A client whose moves a delta does not follow asks for the whole state.
+        socket.send_json({"type": "sync"})
+        whole = receive(socket)
+        assert "after" not in whole and whole["version"] == delta["version"]
+        assert [m["notation"] for m in whole["game"]["moves"]] == moves
+        assert whole["game"]["you"] == "white"
 
 
 def test_state_on_connect_and_moves_seen_by_everyone(client: TestClient) -> None:

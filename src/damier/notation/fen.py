@@ -208,8 +208,9 @@ def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
     for player, letter in enumerate(owners):
         man = _man(player)
         if geometry.numeric:
-            men = sorted(int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man)
-            kings = sorted(int(geometry.names[c]) for c in range(len(cells)) if cells[c] == man + 1)
+            numbers = _square_numbers(geometry)
+            men = sorted(numbers[cells == man].tolist())
+            kings = sorted(numbers[cells == man + 1].tolist())
             tokens = [f"K{k}" for k in kings] + _runs(men)
         else:
             tokens = [
@@ -219,6 +220,13 @@ def write_fen(variant: Variant, cells: npt.NDArray[np.int8], turn: int) -> str:
             ]
         fields.append(letter + ",".join(tokens))
     return ":".join(fields)
+
+
+@cache
+def _square_numbers(geometry: Geometry) -> npt.NDArray[np.int64]:
+    """Each cell's square number, on a numbered board (a FEN is written at every move the
+    server shows: one array operation, not a loop over the cells)."""
+    return np.array([int(name) for name in geometry.names], dtype=np.int64)
 
 
 def _algebraic_key(geometry: Geometry, cell: int) -> tuple[int, int]:

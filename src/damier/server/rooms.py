@@ -50,12 +50,19 @@ him gone from now (one step, so that a socket opening elsewhere meanwhile cannot
 @dataclass
 class State:
     """A game's state as published: its version, each seat's player id and colour (in turn
-    order), whether it is being played, and the game as JSON without ``you``."""
+    order), whether it is being played, and the game as JSON without ``you``.
+
+    A state after a move is a delta: ``game`` without its ``moves``, ``played`` the new
+    moves (a JSON array) and ``after`` the version they follow; a socket that holds that
+    version appends them (see ``docs/PLATFORM.md``). The whole move list, resent at every
+    move, made the cost of a move grow with the game."""
 
     version: int
     seats: tuple[tuple[str | None, str], ...]
     playing: bool
     game: str
+    after: int | None = None
+    played: str = "[]"
     _frames: dict[str | None, str] = field(default_factory=dict, init=False, repr=False)
 
     def frame(self, player_id: str | None) -> str:
@@ -67,20 +74,24 @@ class State:
         frame = self._frames.get(you)
         if frame is None:
             seat = "null" if you is None else f'"{you}"'
-            frame = f'{{"type":"state","game":{self.game[:-1]},"you":{seat}}}}}'
+            delta = "" if self.after is None else f'"after":{self.after},"played":{self.played},'
+            game = f'"game":{self.game[:-1]},"you":{seat}}}'
+            frame = f'{{"type":"state","version":{self.version},{delta}{game}}}'
             self._frames[you] = frame
         return frame
 
     def encode(self) -> str:
-        """For Redis: a JSON header line, then the game."""
-        return json.dumps([self.version, self.seats, self.playing]) + "\n" + self.game
+        """For Redis: a JSON header line, the new moves' line, then the game."""
+        header = json.dumps([self.version, self.seats, self.playing, self.after])
+        return f"{header}\n{self.played}\n{self.game}"
 
     @classmethod
     def decode(cls, payload: str | bytes) -> State:
         text = payload.decode() if isinstance(payload, bytes) else payload
-        header, game = text.split("\n", 1)
-        version, seats, playing = json.loads(header)
-        return cls(int(version), tuple((id_, color) for id_, color in seats), bool(playing), game)
+        header, played, game = text.split("\n", 2)
+        version, seats, playing, after = json.loads(header)
+        seated = tuple((id_, color) for id_, color in seats)
+        return cls(int(version), seated, bool(playing), game, after, played)
 
 
 Audience = Literal["all", "players", "spectators"]
@@ -145,6 +156,11 @@ class Connection:
         between a change and its broadcast through Redis gets the state in its snapshot)."""
         if self.state is not None and state.version <= self.state.version:
             return
+        self.resend(state)
+
+    def resend(self, state: State) -> None:
+        """Queue a whole state whatever was queued before (the client asked for it: a delta
+        did not follow what it holds)."""
         self.state = state
         self._put(state.frame(self.player_id))
 

@@ -97,7 +97,7 @@ async def _receive_frames(
             continue
         try:
             reply = await handle_message(
-                services=services, game_id=game_id, player_id=connection.player_id, raw=raw
+                services=services, game_id=game_id, connection=connection, raw=raw
             )
         except ServiceError as error:
             reply = _error(error.detail)
@@ -110,10 +110,11 @@ def _error(message: str) -> dict[str, Any]:
 
 
 async def handle_message(
-    *, services: Services, game_id: str, player_id: str | None, raw: str | bytes
+    *, services: Services, game_id: str, connection: Connection, raw: str | bytes
 ) -> dict[str, Any] | None:
     """Carry out one client message; the answer frame, if any (the new state reaches every
     socket through the room)."""
+    player_id = connection.player_id
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
@@ -123,6 +124,9 @@ async def handle_message(
     kind = data["type"]
     if kind == "ping":
         return {"type": "pong"}
+    if kind == "sync":  # a delta did not follow the client's state: the whole state
+        connection.resend(await games.game_snapshot(services=services, game_id=game_id))
+        return None
     if kind == "move":
         move, ply = data.get("move"), data.get("ply")
         if not isinstance(move, str) or not 0 < len(move) <= 128:

@@ -322,10 +322,14 @@ def _time_out(row: GameRow, game: Game, now: float) -> Conflict | None:
     return Conflict(f"time is up: {PLAYER_NAMES[mover]} is out of the game")
 
 
-async def _announce(services: Services, state: GameState, version: int) -> None:
-    """Broadcast a state and start the computer's move when it is its turn."""
+async def _announce(
+    services: Services, state: GameState, version: int, moved: bool = False
+) -> None:
+    """Broadcast a state (after one move, ``moved``, as a delta of the state before it) and
+    start the computer's move when it is its turn."""
+    published = _published_move(version, state) if moved else _published(version, state)
     try:
-        await services.rooms.publish(state.id, _published(version, state))
+        await services.rooms.publish(state.id, published)
     except Exception:  # a lost broadcast must not undo a stored move
         log.exception("could not broadcast game %s", state.id)
     turn = COLORS.index(state.turn)
@@ -526,6 +530,15 @@ def _published(version: int, state: GameState) -> State:
     return State(version, seats, playing, state.model_dump_json(exclude={"you"}))
 
 
+def _published_move(version: int, state: GameState) -> State:
+    """The state after one move, as published: the game without its moves, and the move
+    (the sockets append it to the moves of the version before)."""
+    seats = tuple((seat.id, seat.color) for seat in state.seats)
+    game = state.model_dump_json(exclude={"you", "moves"})
+    played = f"[{state.moves[-1].model_dump_json()}]"
+    return State(version, seats, state.status == "playing", game, version - 1, played)
+
+
 async def join_game(
     *, services: Services, player_id: str, game_id: str, seat: int | None = None
 ) -> GameState:
@@ -598,7 +611,7 @@ async def play_move(
     if played is None:
         return await _change(services, game_id, play, player_id)
     public, row = played
-    await _announce(services, public, row.version)
+    await _announce(services, public, row.version, moved=True)
     you = seat_of(row, player_id)
     return public.model_copy(update={"you": COLORS[you] if you is not None else None})
 

@@ -149,18 +149,25 @@ def clock_view(row: GameRow, game: Game | None, now: float) -> ClockView | None:
 
 
 def move_view(move: Move) -> MoveView:
-    """The kernel's move as the API shows it. The views of moves are built without
-    validation (``model_construct``): the kernel made them, and a state has dozens."""
+    """The kernel's move as the API shows it."""
+    return _move_view(move, move.notation)
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_view(move: Move, notation: str) -> MoveView:
+    """A move's view, made once: every state of a game in play lists the legal moves, and
+    most of them were legal a move before. The views are built without validation
+    (``model_construct``: the kernel made the moves) and shared, so never changed
+    (``notation`` is in the key: a move's equality leaves it out)."""
     return MoveView.model_construct(
-        notation=move.notation, path=list(move.path), captured=list(move.captured)
+        notation=notation, path=list(move.path), captured=list(move.captured)
     )
 
 
 @lru_cache(maxsize=1 << 16)
 def _played(ply: int, move: Move, notation: str) -> PlayedMove:
     """The view of a played move. Every state carries the whole game, so the views of the
-    moves played before are made once, not once a state (``notation`` is in the key: a
-    move's equality leaves it out)."""
+    moves played before are made once, not once a state (shared like :func:`_move_view`'s)."""
     return PlayedMove.model_construct(
         ply=ply, notation=notation, path=list(move.path), captured=list(move.captured)
     )

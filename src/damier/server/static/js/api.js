@@ -84,6 +84,8 @@ export const api = {
 /**
  * The WebSocket of one game, reconnected with exponential backoff whenever it closes.
  * The server sends the full state on every (re)connection, so nothing is replayed here.
+ * After a move it sends a delta (the new move, and the version it follows): it is appended
+ * to the moves held here, or, when it does not follow them, the whole state is asked for.
  *
  * handlers: onState(game), onError(message), onStatus("connecting"|"open"|"closed", retryInMs),
  * onMessage(frame) for the other frames (presence, chat)
@@ -97,6 +99,7 @@ export class GameSocket {
     this.stopped = false;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.forget();
     this.onVisible = () => {
       if (document.visibilityState === "visible" && !this.isOpen() && !this.stopped) {
         this.reconnectNow();
@@ -109,6 +112,29 @@ export class GameSocket {
   url() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     return `${scheme}://${location.host}/ws/games/${encodeURIComponent(this.gameId)}`;
+  }
+
+  /** Drop the state held (a new socket starts from the whole state it is sent). */
+  forget() {
+    this.game = null;
+    this.version = -1;
+    this.syncing = false;
+  }
+
+  /** The game a state frame brings, or null when it brings nothing new. */
+  merge(frame) {
+    if (frame.after === undefined) {
+      if (frame.version < this.version) return null;
+      this.syncing = false;
+    } else if (this.game !== null && frame.after === this.version) {
+      frame.game.moves = this.game.moves.concat(frame.played);
+    } else {
+      if (!this.syncing) this.syncing = this.send({ type: "sync" });
+      return null;
+    }
+    this.version = frame.version;
+    this.game = frame.game;
+    return frame.game;
   }
 
   isOpen() {
@@ -128,6 +154,7 @@ export class GameSocket {
       return;
     }
     this.socket = socket;
+    this.forget();
     socket.addEventListener("open", () => {
       this.attempt = 0;
       this.handlers.onStatus?.("open");
@@ -141,8 +168,10 @@ export class GameSocket {
       } catch {
         return;
       }
-      if (message.type === "state" && message.game) this.handlers.onState?.(message.game);
-      else if (message.type === "error") this.handlers.onError?.(message.message || "Refused");
+      if (message.type === "state" && message.game) {
+        const game = this.merge(message);
+        if (game !== null) this.handlers.onState?.(game);
+      } else if (message.type === "error") this.handlers.onError?.(message.message || "Refused");
       else this.handlers.onMessage?.(message);
     });
     socket.addEventListener("close", () => {
