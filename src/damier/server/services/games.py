@@ -624,10 +624,6 @@ _UPDATE_AT_VERSION = _GAMES.update().where(
 _INSERT_MOVE = _MOVES.insert()
 
 
-class _Behind(Exception):
-    """The stored game moved past the copy in memory (another process changed it)."""
-
-
 async def _play_live(
     services: Services, game_id: str, push: Callable[[GameRow, Game, float], None]
 ) -> tuple[GameState, GameRow] | None:
@@ -653,19 +649,18 @@ async def _play_live(
         return None
     values = _stored(row, game, now, services.settings.first_move_seconds)
     moved = game.moves[-1]
+    update = {**values, "version": version + 1, "at_id": game_id, "at_version": version}
+    added = {"game_id": game_id, "ply": game.ply, "notation": moved.notation, "at": now}
     try:
-        async with services.database.transaction() as connection:
-            update = {**values, "version": version + 1, "at_id": game_id, "at_version": version}
-            if (await connection.execute(_UPDATE_AT_VERSION, update)).rowcount != 1:
-                raise _Behind
-            added = {"game_id": game_id, "ply": game.ply, "notation": moved.notation, "at": now}
-            await connection.execute(_INSERT_MOVE, added)
-    except _Behind:
-        services.forget(game_id)
-        return None
+        stored = await services.database.apply(
+            [(_UPDATE_AT_VERSION, update), (_INSERT_MOVE, added)]
+        )
     except BaseException:
         services.forget(game_id)
         raise
+    if not stored:  # another process changed the game first
+        services.forget(game_id)
+        return None
     for column, value in values.items():
         setattr(row, column, value)
     row.version = version + 1

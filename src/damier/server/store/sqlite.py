@@ -14,7 +14,7 @@ database, a transaction runs to its end without giving the loop away.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Coroutine, Iterable, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Any
 
 
@@ -77,6 +77,21 @@ class Connection:
         self, name: str, arity: int, function: Callable[..., Any], **options: Any
     ) -> None:
         self._conn.create_function(name, arity, function, **options)
+
+    def apply(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> bool:
+        """Run the statements in one transaction, all or none: False (rolled back) when
+        one changes no row (see :meth:`damier.server.store.db.Database.apply`)."""
+        self._conn.execute("BEGIN IMMEDIATE")
+        try:
+            for sql, parameters in steps:
+                if self._conn.execute(sql, parameters).rowcount == 0:
+                    self._conn.rollback()
+                    return False
+        except BaseException:
+            self._conn.rollback()
+            raise
+        self._conn.commit()
+        return True
 
     async def commit(self) -> None:
         self._conn.commit()
