@@ -49,16 +49,12 @@ def test_sqlite_connection_is_inline_and_given_back_at_once(tmp_path: Path) -> N
     asyncio.run(run())
 
 
-def test_apply_writes_all_its_steps_or_none(tmp_path: Path) -> None:
-    """The one write of a move: an update at a version, then the move; an update that finds
-    no row at its version writes nothing (on SQLite the driver runs the steps directly)."""
-    update = GAMES.update().where(GAMES.c.id == "g", GAMES.c.version == text(":at_version"))
-
-    def move(ply: int) -> dict[str, object]:
-        return {"game_id": "g", "ply": ply, "notation": f"m{ply}", "at": 1.0}
+def test_a_move_is_recorded_whole_and_only_on_the_version_it_follows(tmp_path: Path) -> None:
+    """The one write of a move: the game's new columns at its version and the move, both or
+    neither (on SQLite two statements in a transaction, on PostgreSQL one)."""
 
     async def run() -> None:
-        database = Database(database_url(tmp_path / "apply.sqlite3"))
+        database = Database(database_url(tmp_path / "moves.sqlite3"))
         await database.migrate()
         try:
             async with database.session() as session, session.begin():
@@ -66,16 +62,23 @@ def test_apply_writes_all_its_steps_or_none(tmp_path: Path) -> None:
                 row |= {"white_kind": "human", "black_kind": "human", "start_fen": "W:W:B"}
                 row |= {"ply": 0, "created": 0.0, "updated": 0.0, "version": 1}
                 await session.execute(GAMES.insert(), row)
-            for ply in (1, 2):
-                moved = {"ply": ply, "version": ply + 1, "at_version": ply}
-                assert await database.apply([(update, moved), (MOVES.insert(), move(ply))])
-            stale = {"ply": 3, "version": 3, "at_version": 2}
-            assert not await database.apply([(update, stale), (MOVES.insert(), move(3))])
+            for ply, flag in ((1, 30.0), (2, None)):
+                values = {"ply": ply, "updated": float(ply)}
+                if flag is not None:
+                    values["flag_at"] = flag  # another set of columns: another statement
+                move = {"ply": ply, "notation": f"m{ply}", "at": float(ply)}
+                assert await database.record_move("g", ply, values, move)
+            stale = {"ply": 3, "updated": 3.0}
+            assert not await database.record_move(
+                "g", 2, stale, {"ply": 3, "notation": "x", "at": 3.0}
+            )
             async with database.session() as session:
-                plies = (await session.scalars(select(MOVES.c.ply))).all()
-                version = (await session.scalars(select(GAMES.c.version))).one()
-            assert sorted(plies) == [1, 2] and version == 3
-            assert database.engine.pool.checkedin() >= 1
+                moves = (await session.execute(select(MOVES.c.ply, MOVES.c.notation))).all()
+                game = (
+                    await session.execute(select(GAMES.c.version, GAMES.c.ply, GAMES.c.flag_at))
+                ).one()
+            assert sorted(moves) == [(1, "m1"), (2, "m2")]
+            assert tuple(game) == (3, 2, 30.0)
         finally:
             await database.close()
 

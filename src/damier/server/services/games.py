@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -49,7 +49,7 @@ from damier.server.services.views import (
     state_view,
     summary_view,
 )
-from damier.server.store.models import Base, GameRow, MoveRow, PlayerRow, SeatRow
+from damier.server.store.models import GameRow, MoveRow, PlayerRow, SeatRow
 
 log = logging.getLogger("damier.server")
 
@@ -616,14 +616,6 @@ async def play_move(
     return public.model_copy(update={"you": COLORS[you] if you is not None else None})
 
 
-_GAMES, _MOVES = Base.metadata.tables["games"], Base.metadata.tables["moves"]
-_UPDATE_AT_VERSION = _GAMES.update().where(
-    _GAMES.c.id == bindparam("at_id"), _GAMES.c.version == bindparam("at_version")
-)
-"""The row's new values (given as parameters) if the row is still at ``at_version``."""
-_INSERT_MOVE = _MOVES.insert()
-
-
 async def _play_live(
     services: Services, game_id: str, push: Callable[[GameRow, Game, float], None]
 ) -> tuple[GameState, GameRow] | None:
@@ -648,13 +640,9 @@ async def _play_live(
         services.forget(game_id)  # the ending move is played again on the stored game
         return None
     values = _stored(row, game, now, services.settings.first_move_seconds)
-    moved = game.moves[-1]
-    update = {**values, "version": version + 1, "at_id": game_id, "at_version": version}
-    added = {"game_id": game_id, "ply": game.ply, "notation": moved.notation, "at": now}
+    move = {"ply": game.ply, "notation": game.moves[-1].notation, "at": now}
     try:
-        stored = await services.database.apply(
-            [(_UPDATE_AT_VERSION, update), (_INSERT_MOVE, added)]
-        )
+        stored = await services.database.record_move(game_id, version, values, move)
     except BaseException:
         services.forget(game_id)
         raise

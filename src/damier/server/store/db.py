@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, event, text
+from sqlalchemy import Connection, bindparam, event, select, text
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 from sqlalchemy.engine import Compiled, make_url
 from sqlalchemy.ext.asyncio import (
@@ -18,16 +18,42 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import UpdateBase
 
 from damier.server.store import sqlite
+from damier.server.store.models import Base
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
-Step = tuple[UpdateBase, Mapping[str, Any]]
-"""A statement that writes, with its parameters (:meth:`Database.apply`)."""
 NAMED = sqlite_dialect(paramstyle="named")
-"""SQLite's dialect with ``:name`` parameters: the names are the keys of a step's
-parameters, so that they go to the driver as they are."""
+"""SQLite's dialect with ``:name`` parameters, which the driver takes from a dictionary."""
+GAMES, MOVES = Base.metadata.tables["games"], Base.metadata.tables["moves"]
+
+
+def _move_statements(columns: tuple[str, ...], sqlite: bool) -> list[UpdateBase]:
+    """The statements of :meth:`Database.record_move` setting ``columns``: the update of the
+    game at its version, then the insert of the move (on PostgreSQL one statement: the
+    insert selects from the update's returned row, so that it inserts nothing without it)."""
+    new = {name: bindparam(f"new_{name}", type_=GAMES.c[name].type) for name in columns}
+    new["version"] = bindparam("new_version", type_=GAMES.c.version.type)
+    update = (
+        GAMES.update()
+        .where(GAMES.c.id == bindparam("at_id"), GAMES.c.version == bindparam("at_version"))
+        .values(new)
+    )
+    row = {
+        "game_id": bindparam("at_id", type_=MOVES.c.game_id.type),
+        **{
+            name: bindparam(f"move_{name}", type_=MOVES.c[name].type)
+            for name in ("ply", "notation", "at")
+        },
+    }
+    if sqlite:
+        return [update, MOVES.insert().values(row)]
+    moved = update.returning(GAMES.c.id).cte("moved")
+    return [MOVES.insert().from_select(list(row), select(*row.values()).select_from(moved))]
+
+
 LOCK = 0x64616D696572
 """The advisory lock key that serialises migrations on PostgreSQL ("damier")."""
 
@@ -82,7 +108,7 @@ class Database:
         if self.sqlite:
             _sqlite_pragmas(self.engine)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
-        self._compiled: dict[tuple[UpdateBase, tuple[str, ...]], Compiled] = {}
+        self._compiled: dict[tuple[str, ...], list[Compiled]] = {}
 
     @asynccontextmanager
     async def session(self) -> AsyncIterator[AsyncSession]:
@@ -100,41 +126,37 @@ class Database:
         finally:
             await session.close()
 
-    async def apply(self, steps: Sequence[Step]) -> bool:
-        """Run ``steps`` in one transaction, all or none: False, and nothing written, when
-        one of them changes no row (an update at a version another process moved past).
+    async def record_move(
+        self, game_id: str, version: int, values: Mapping[str, Any], move: Mapping[str, Any]
+    ) -> bool:
+        """Store a move of a game still at ``version``: the game's new column ``values``
+        (its version becomes the next) and the ``move`` (``ply``, ``notation``, ``at``),
+        both or neither; False when the game is no longer at ``version`` (another process
+        changed it first).
 
-        The one write of every move. On SQLite the statements, compiled once for each set
-        of parameters, go straight to the driver (:mod:`damier.server.store.sqlite`):
-        SQLAlchemy's execution around them took three times as long as SQLite itself."""
-        if self.sqlite:
-            connection = await self.engine.connect().start()
-            try:
-                driver = (await connection.get_raw_connection()).driver_connection
-                assert isinstance(driver, sqlite.Connection)
-                return driver.apply([self._sql(statement, values) for statement, values in steps])
-            finally:
-                await connection.close()
-        async with self.engine.connect() as connection:
-            transaction = await connection.begin()
-            for statement, parameters in steps:
-                if (await connection.execute(statement, parameters)).rowcount == 0:
-                    await transaction.rollback()
-                    return False
-            await transaction.commit()
-            return True
-
-    def _sql(
-        self, statement: UpdateBase, parameters: Mapping[str, Any]
-    ) -> tuple[str, Mapping[str, Any]]:
-        """The SQL of ``statement`` for ``parameters`` (which say the columns it sets),
-        and the parameters of that SQL (with the statement's own literal values)."""
-        key = (statement, tuple(parameters))
-        compiled = self._compiled.get(key)
+        The one write of every move, so it skips SQLAlchemy's execution (which took longer
+        than the database): the SQL, compiled once for each set of columns, goes to the
+        driver. On SQLite (run in this thread, :mod:`damier.server.store.sqlite`) it is an
+        update and an insert in one transaction; on PostgreSQL one statement, the insert
+        reading the row the update returns (one round trip, atomic by itself)."""
+        columns = tuple(values)
+        compiled = self._compiled.get(columns)
         if compiled is None:
-            compiled = statement.compile(dialect=NAMED, column_keys=list(parameters))
-            self._compiled[key] = compiled
-        return compiled.string, compiled.construct_params(parameters) or {}
+            dialect = NAMED if self.sqlite else self.engine.dialect
+            compiled = [s.compile(dialect=dialect) for s in _move_statements(columns, self.sqlite)]
+            self._compiled[columns] = compiled
+        parameters = {f"new_{name}": value for name, value in values.items()}
+        parameters |= {"new_version": version + 1, "at_id": game_id, "at_version": version}
+        parameters |= {f"move_{name}": move[name] for name in ("ply", "notation", "at")}
+        async with self.engine.connect() as connection:
+            driver = (await connection.get_raw_connection()).driver_connection
+            if isinstance(driver, sqlite.Connection):
+                return driver.apply([(c.string, parameters) for c in compiled])
+            (statement,) = compiled  # asyncpg: positional parameters, the status as text
+            assert isinstance(statement, SQLCompiler) and driver is not None
+            arguments = [parameters[name] for name in statement.positiontup or ()]
+            status = await driver.execute(statement.string, *arguments)
+            return bool(status.endswith(" 1"))
 
     async def migrate(self) -> None:
         """Bring the schema to the newest migration. On PostgreSQL, processes starting

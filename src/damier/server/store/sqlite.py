@@ -80,7 +80,7 @@ class Connection:
 
     def apply(self, steps: Sequence[tuple[str, Mapping[str, Any]]]) -> bool:
         """Run the statements in one transaction, all or none: False (rolled back) when
-        one changes no row (see :meth:`damier.server.store.db.Database.apply`)."""
+        one changes no row (see :meth:`damier.server.store.db.Database.record_move`)."""
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             for sql, parameters in steps:
