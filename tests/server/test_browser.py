@@ -528,3 +528,37 @@ def test_the_page_reconnects_after_a_server_restart(browser: Browser, tmp_path: 
     finally:
         people.close()
         own.stop()
+
+
+def test_the_game_socket_appends_moves_and_asks_for_the_whole_state_after_a_gap(
+    people: Contexts,
+) -> None:
+    """A move comes as a delta (``api.js``'s ``GameSocket.merge``): appended when it follows
+    the version held; after a gap the socket asks once for the whole state, and takes it."""
+    page = people.page()
+    page.goto("/")
+    seen = page.evaluate(
+        """async () => {
+          const { GameSocket } = await import("/static/js/api.js");
+          const socket = new GameSocket("none", {});
+          const asked = [];
+          socket.send = (message) => { asked.push(message.type); return true; };
+          const move = (n) => ({ notation: n });
+          const frames = [
+            { version: 3, game: { ply: 1, moves: [move("a")] } },
+            { version: 4, after: 3, played: [move("b")], game: { ply: 2 } },
+            { version: 6, after: 5, played: [move("d")], game: { ply: 4 } },
+            { version: 7, after: 6, played: [move("e")], game: { ply: 5 } },
+            { version: 7, game: { ply: 5, moves: ["a", "b", "c", "d", "e"].map(move) } },
+            { version: 8, after: 7, played: [move("f")], game: { ply: 6 } },
+          ];
+          const games = frames.map((frame) => socket.merge(frame));
+          socket.close();
+          return {
+            moves: games.map((game) => game && game.moves.map((m) => m.notation).join("")),
+            asked,
+          };
+        }"""
+    )
+    assert seen["moves"] == ["a", "ab", None, None, "abcde", "abcdef"]
+    assert seen["asked"] == ["sync"]
