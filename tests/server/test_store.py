@@ -1,17 +1,20 @@
-"""The store on SQLite: one connection per process, driven in the event loop's thread, and
-back in the pool as soon as a session or a transaction ends (``store.db``, ``store.sqlite``)."""
+"""The store (``store.db``, ``store.sqlite``): on SQLite one connection per process, driven
+in the event loop's thread and back in the pool as soon as a session ends; a move's write,
+on SQLite and on PostgreSQL (when ``DAMIER_DATABASE_URL`` names a server)."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
+import pytest
 from sqlalchemy import select, text
+from sqlalchemy.engine import make_url
 
 from damier.server.store import sqlite
 from damier.server.store.db import Database
 from damier.server.store.models import Base
-from tests.server.conftest import database_url
+from tests.server.conftest import SERVER_DATABASE, database_url
 
 GAMES, MOVES = Base.metadata.tables["games"], Base.metadata.tables["moves"]
 
@@ -49,6 +52,14 @@ def test_sqlite_connection_is_inline_and_given_back_at_once(tmp_path: Path) -> N
     asyncio.run(run())
 
 
+async def _new_game(database: Database) -> None:
+    async with database.session() as session, session.begin():
+        row = {"id": "g", "variant": "international", "players": 2, "status": "playing"}
+        row |= {"white_kind": "human", "black_kind": "human", "start_fen": "W:W:B"}
+        row |= {"ply": 0, "created": 0.0, "updated": 0.0, "version": 1}
+        await session.execute(GAMES.insert(), row)
+
+
 def test_a_move_is_recorded_whole_and_only_on_the_version_it_follows(tmp_path: Path) -> None:
     """The one write of a move: the game's new columns at its version and the move, both or
     neither (on SQLite two statements in a transaction, on PostgreSQL one)."""
@@ -57,11 +68,7 @@ def test_a_move_is_recorded_whole_and_only_on_the_version_it_follows(tmp_path: P
         database = Database(database_url(tmp_path / "moves.sqlite3"))
         await database.migrate()
         try:
-            async with database.session() as session, session.begin():
-                row = {"id": "g", "variant": "international", "players": 2, "status": "playing"}
-                row |= {"white_kind": "human", "black_kind": "human", "start_fen": "W:W:B"}
-                row |= {"ply": 0, "created": 0.0, "updated": 0.0, "version": 1}
-                await session.execute(GAMES.insert(), row)
+            await _new_game(database)
             for ply, flag in ((1, 30.0), (2, None)):
                 values = {"ply": ply, "updated": float(ply)}
                 if flag is not None:
@@ -79,6 +86,43 @@ def test_a_move_is_recorded_whole_and_only_on_the_version_it_follows(tmp_path: P
                 ).one()
             assert sorted(moves) == [(1, "m1"), (2, "m2")]
             assert tuple(game) == (3, 2, 30.0)
+        finally:
+            await database.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.skipif(SERVER_DATABASE is None, reason="needs DAMIER_DATABASE_URL (PostgreSQL)")
+def test_a_move_is_recorded_after_the_server_dropped_every_connection(tmp_path: Path) -> None:
+    """The pool does not ping its connections: a move on one the server closed (a restart)
+    renews the pool and is written on a new connection."""
+    import asyncpg
+
+    async def run() -> None:
+        url = database_url(tmp_path / "dropped.sqlite3")
+        database = Database(url)
+        await database.migrate()
+        try:
+            await _new_game(database)
+            assert await database.record_move(
+                "g", 1, {"ply": 1}, {"ply": 1, "notation": "a", "at": 1.0}
+            )
+            plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+            admin = await asyncpg.connect(plain)
+            try:
+                dropped = await admin.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await admin.close()
+            assert dropped >= 1
+            assert await database.record_move(
+                "g", 2, {"ply": 2}, {"ply": 2, "notation": "b", "at": 2.0}
+            )
+            async with database.session() as session:
+                plies = (await session.scalars(select(MOVES.c.ply))).all()
+            assert sorted(plies) == [1, 2]
         finally:
             await database.close()
 

@@ -100,7 +100,12 @@ class Database:
             arguments, keywords = parsed.get_dialect()().create_connect_args(parsed)
             options["async_creator"] = sqlite.connector(*arguments, **{"timeout": 30, **keywords})
         else:
-            options["pool_pre_ping"] = True
+            # A commit does not wait for the disk, like SQLite's WAL with synchronous=NORMAL
+            # (a crash of the database server may lose the last moves, never the database);
+            # and no ping at each checkout: a move is one round trip, the ping was another.
+            # A connection lost with the server is found by the statement that fails on it
+            # (SQLAlchemy then renews the pool; record_move does it itself).
+            options["connect_args"] = {"server_settings": {"synchronous_commit": "off"}}
             # Hundreds of games move at once: with SQLAlchemy's 5 kept connections, the
             # others were opened and closed for every move (a PostgreSQL handshake each).
             options["pool_size"], options["max_overflow"] = 20, 10
@@ -148,15 +153,30 @@ class Database:
         parameters = {f"new_{name}": value for name, value in values.items()}
         parameters |= {"new_version": version + 1, "at_id": game_id, "at_version": version}
         parameters |= {f"move_{name}": move[name] for name in ("ply", "notation", "at")}
-        async with self.engine.connect() as connection:
-            driver = (await connection.get_raw_connection()).driver_connection
-            if isinstance(driver, sqlite.Connection):
-                return driver.apply([(c.string, parameters) for c in compiled])
-            (statement,) = compiled  # asyncpg: positional parameters, the status as text
-            assert isinstance(statement, SQLCompiler) and driver is not None
-            arguments = [parameters[name] for name in statement.positiontup or ()]
-            status = await driver.execute(statement.string, *arguments)
-            return bool(status.endswith(" 1"))
+        for attempt in (1, 2):
+            # Closed at once, as a session is (see :meth:`session`).
+            connection = await self.engine.connect().start()
+            try:
+                driver = (await connection.get_raw_connection()).driver_connection
+                if isinstance(driver, sqlite.Connection):
+                    return driver.apply([(c.string, parameters) for c in compiled])
+                (statement,) = compiled  # asyncpg: positional parameters, the status as text
+                assert isinstance(statement, SQLCompiler) and driver is not None
+                arguments = [parameters[name] for name in statement.positiontup or ()]
+                try:
+                    status = await driver.execute(statement.string, *arguments)
+                except Exception:
+                    if attempt == 2 or not driver.is_closed():
+                        raise
+                    # The server went away (a restart): every kept connection is presumed
+                    # dead, not only this one; the pool does not ping them at checkout.
+                    await connection.invalidate()
+                    await self.engine.dispose()
+                    continue
+                return bool(status.endswith(" 1"))
+            finally:
+                await connection.close()
+        raise AssertionError("unreachable: the second attempt returns or raises")
 
     async def migrate(self) -> None:
         """Bring the schema to the newest migration. On PostgreSQL, processes starting
