@@ -14,6 +14,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DBAPIError
 
 from damier.game import Game
 from damier.rules import Variant, register_variant
@@ -115,6 +116,16 @@ def create_app(
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
         return JSONResponse({"detail": error.detail}, status_code=error.status_code)
+
+    @app.exception_handler(DBAPIError)
+    async def lost_database(request: Request, error: DBAPIError) -> JSONResponse:
+        """The database connection was lost (a restart of the database server: the pool
+        does not ping, see ``store.db``): nothing was written, the pool is renewed, and
+        the request may be sent again."""
+        if not error.connection_invalidated:
+            raise error
+        detail = "the database connection was lost: nothing was changed, try again"
+        return JSONResponse({"detail": detail}, status_code=503)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:
