@@ -80,7 +80,7 @@ class GameRow(Base):
     clock_running: Mapped[int | None] = mapped_column(Integer)
     clock_since: Mapped[float | None] = mapped_column(Float)
     """When the stored clock times were taken (the running clock counts down from there)."""
-    flag_at: Mapped[float | None] = mapped_column(Float, index=True)
+    flag_at: Mapped[float | None] = mapped_column(Float)
     """When the running player's flag falls (None when no clock runs)."""
     created: Mapped[float] = mapped_column(Float, index=True)
     started: Mapped[float | None] = mapped_column(Float)
