@@ -67,6 +67,17 @@ def test_spanish_deck_is_the_49_less_the_six_it_names() -> None:
     assert not dropped & set(deck.openings)
 
 
+def test_russian_deck_is_the_most_balanced_half_of_the_three_move_openings() -> None:
+    from damier.engine.openings import openings
+
+    deck = OpeningDeck.builtin("russian-3move")
+    assert deck.variant == "russian" and deck.complete
+    dropped = set(re.findall(r"dropped (\S+) (\S+) (\S+) \(", deck.note))
+    assert len(deck.openings) == 150 and len(dropped) == 152
+    assert set(deck.openings) | dropped == set(openings("russian", 3))
+    assert not dropped & set(deck.openings)
+
+
 LOSES_A_MAN = 60
 """Hundredths of a man: an opening valued beyond this loses material, whatever the tuning
 of the evaluation (the decks' exact values belong to the engine that made them)."""
@@ -144,7 +155,13 @@ def test_an_opening_without_a_name_is_labelled_by_its_moves() -> None:
 
 def test_builtin_names_list_the_decks() -> None:
     names = OpeningDeck.builtin_names()
-    assert {"english-2move", "english-3move", "international-2move", "spanish-2move"} <= set(names)
+    assert {
+        "english-2move",
+        "english-3move",
+        "international-2move",
+        "russian-3move",
+        "spanish-2move",
+    } <= set(names)
     with pytest.raises(ValueError, match="english-3move"):
         OpeningDeck.builtin("english-4move")
 

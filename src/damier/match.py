@@ -72,7 +72,7 @@ class OpeningDeck:
     def builtin_names() -> list[str]:
         """The decks shipped with Damier (``data/openings/NAME.txt``): ``english-2move``
         (the 43 two-move ballots), ``english-3move`` (the ACF's 156 three-move ballots, by
-        ACF number), ``international-2move``, ``spanish-2move``."""
+        ACF number), ``international-2move``, ``russian-3move``, ``spanish-2move``."""
         folder = resources.files("damier") / "data" / "openings"
         return sorted(
             p.name.removesuffix(".txt") for p in folder.iterdir() if p.name.endswith(".txt")

@@ -1,6 +1,7 @@
 """The learned evaluation: colour-blind and zero-sum by construction, the compiled table
-look-ups equal to a plain NumPy reading of the same weights, and the trainer's fit able to
-recover a small problem's weights."""
+look-ups equal to a plain NumPy reading of the same weights (random ones and the package's),
+weights shared only between like boards and rules, and the trainer's fit able to recover a
+small problem's weights."""
 
 from __future__ import annotations
 
@@ -9,20 +10,42 @@ import pytest
 
 from damier.engine.bitsearch import bitboard_position, evaluate_bits
 from damier.engine.evaluation import evaluate, family_weights, tables_from_weights
-from damier.engine.patterns import CONFIGURATIONS, pattern_extra, pattern_value, regions
+from damier.engine.patterns import (
+    CONFIGURATIONS,
+    SHARED,
+    pattern_extra,
+    pattern_value,
+    pattern_weights,
+    regions,
+)
 from damier.engine.training import Problem, configurations, cross_entropy, fit, logits, sigmoid
+from damier.geometry import geometry_of
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
 
 from .test_evaluation import random_positions, turned
 
 VARIANTS = ["international", "russian", "english"]
+LEARNED = ["international", "russian", "brazilian", "pool", "english"]
+"""The variants the package has weights for, its own or shared."""
+WEIGHTS = [(variant, "random") for variant in VARIANTS] + [
+    (variant, "package") for variant in LEARNED
+]
 
 
 def random_weights(variant: str, seed: int) -> np.ndarray:
     count = len(regions(get_variant(variant)))
     rng = np.random.default_rng(seed)
     return rng.integers(-60, 61, size=(count, CONFIGURATIONS)).astype(np.int32)
+
+
+def weights_of(variant: str, source: str, seed: int) -> np.ndarray:
+    """Random weights (every configuration's look-up exercised), or the package's."""
+    if source == "random":
+        return random_weights(variant, seed)
+    weights = pattern_weights(get_variant(variant))
+    assert weights is not None
+    return weights
 
 
 def words(cells: np.ndarray) -> tuple[np.uint64, np.uint64]:
@@ -47,17 +70,18 @@ def test_regions_are_blocks_of_eight_dark_squares_in_pairs(variant: str) -> None
     assert np.all(blocks[:, 1::2] == blocks[:, ::2] + 1)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_the_patterns_are_colour_blind_and_zero_sum(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "source"), WEIGHTS)
+def test_the_patterns_are_colour_blind_and_zero_sum(variant: str, source: str) -> None:
     rules = get_variant(variant)
-    extra = pattern_extra(rules, random_weights(variant, 1))
+    weights = weights_of(variant, source, 1)
+    extra = pattern_extra(rules, weights)
     extra = np.concatenate([np.zeros(4, dtype=np.int32), extra])
     for board in random_positions(variant, 30, seed=3):
         cells = board.cells
         value = pattern_value(*words(cells), extra)
         assert pattern_value(*words(turned(variant, cells)), extra) == -value
         # The table search's evaluation: the side to move's value, the same either way.
-        pst, full = tables_from_weights(rules, family_weights(rules), random_weights(variant, 1))
+        pst, full = tables_from_weights(rules, family_weights(rules), weights)
         t = compile_tables(rules)
         for player in (0, 1):
             mine = evaluate(t, cells, player, pst, full)
@@ -65,10 +89,10 @@ def test_the_patterns_are_colour_blind_and_zero_sum(variant: str) -> None:
             assert evaluate(t, turned(variant, cells), 1 - player, pst, full) == mine
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_the_compiled_look_ups_agree_with_plain_numpy(variant: str) -> None:
+@pytest.mark.parametrize(("variant", "source"), WEIGHTS)
+def test_the_compiled_look_ups_agree_with_plain_numpy(variant: str, source: str) -> None:
     rules = get_variant(variant)
-    weights = random_weights(variant, 2)
+    weights = weights_of(variant, source, 2)
     # Without the lone-king rule, which scales the whole score, the learned part adds up.
     hand = family_weights(rules) | {"drawn_kings": 0}
     pst, extra = tables_from_weights(rules, hand, weights)
@@ -89,6 +113,22 @@ def test_the_compiled_look_ups_agree_with_plain_numpy(variant: str) -> None:
                 position.spec.q, me, opp, kings, player, position.wings, bit_pst, bit_extra
             )
             assert by_bits == learned, board.fen
+
+
+@pytest.mark.parametrize(("variant", "owner"), sorted(SHARED.items()))
+def test_weights_are_shared_only_between_like_boards_and_men(variant: str, owner: str) -> None:
+    rules, owners = get_variant(variant), get_variant(owner)
+    assert geometry_of(rules).coordinates == geometry_of(owners).coordinates
+    assert rules.start_fen[1:] == owners.start_fen[1:]  # the same men (either may start)
+    for field in ("man_moves", "man_captures", "men_capture_kings", "king_range", "giveaway"):
+        assert getattr(rules, field) == getattr(owners, field), field
+
+
+@pytest.mark.parametrize(
+    "variant", ["russian-giveaway", "brazilian-giveaway", "english-giveaway", "italian", "czech"]
+)
+def test_other_variants_keep_the_hand_set_evaluation(variant: str) -> None:
+    assert pattern_weights(get_variant(variant)) is None
 
 
 def test_the_trainer_recovers_a_small_problem() -> None:
