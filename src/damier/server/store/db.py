@@ -25,6 +25,8 @@ from damier.server.store import sqlite
 from damier.server.store.models import Base
 
 MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
+LOCK = 0x64616D696572
+"""The advisory lock key that serialises migrations on PostgreSQL ("damier")."""
 NAMED = sqlite_dialect(paramstyle="named")
 """SQLite's dialect with ``:name`` parameters, which the driver takes from a dictionary."""
 GAMES, MOVES = Base.metadata.tables["games"], Base.metadata.tables["moves"]
@@ -52,10 +54,6 @@ def _move_statements(columns: tuple[str, ...], sqlite: bool) -> list[UpdateBase]
         return [update, MOVES.insert().values(row)]
     moved = update.returning(GAMES.c.id).cte("moved")
     return [MOVES.insert().from_select(list(row), select(*row.values()).select_from(moved))]
-
-
-LOCK = 0x64616D696572
-"""The advisory lock key that serialises migrations on PostgreSQL ("damier")."""
 
 
 def alembic_config(url: str) -> Config:
