@@ -1,9 +1,10 @@
 """A move's update of its game's row touches no index, and on PostgreSQL finds room on the
 row's page: the update is then made in place (a "heap-only tuple"), without a new entry in
 each of the table's indexes. With an index on ``flag_at``, which every move of a game with
-a clock changes, each move added an entry to all six indexes, and under load (1,000 games
-on PostgreSQL, ``bench/load.py``) the 99th percentile of a move went from 70 to about
-200 ms. The flagged games are found among the games being played (``status`` is indexed).
+a clock changes, each move added an entry to all six indexes: under load (1,000 games on
+PostgreSQL, ``bench/load.py``) the 99th percentile of a move was 175-220 ms with it, 127-155
+ms without it and with room on the pages. The flagged games are found among the games being
+played (``status`` is indexed).
 
 Revision ID: 0006
 Revises: 0005
