@@ -53,9 +53,9 @@ def test_sqlite_connection_is_inline_and_given_back_at_once(tmp_path: Path) -> N
     asyncio.run(run())
 
 
-async def _new_game(database: Database) -> None:
+async def _new_game(database: Database, game_id: str = "g") -> None:
     async with database.session() as session, session.begin():
-        row = {"id": "g", "variant": "international", "players": 2, "status": "playing"}
+        row = {"id": game_id, "variant": "international", "players": 2, "status": "playing"}
         row |= {"white_kind": "human", "black_kind": "human", "start_fen": "W:W:B"}
         row |= {"ply": 0, "created": 0.0, "updated": 0.0, "version": 1}
         await session.execute(GAMES.insert(), row)
@@ -87,6 +87,44 @@ def test_a_move_is_recorded_whole_and_only_on_the_version_it_follows(tmp_path: P
                 ).one()
             assert sorted(moves) == [(1, "m1"), (2, "m2")]
             assert tuple(game) == (3, 2, 30.0)
+        finally:
+            await database.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.skipif(SERVER_DATABASE is None, reason="needs DAMIER_DATABASE_URL (PostgreSQL)")
+def test_a_burst_of_moves_waits_for_the_kept_connections_and_opens_no_more(
+    tmp_path: Path,
+) -> None:
+    """More moves at once than the process keeps connections: each is written, on those
+    connections only (opening more for a burst, and closing them after it, made the slowest
+    moves of 1,000 live games ten times slower)."""
+
+    async def run() -> None:
+        database = Database(database_url(tmp_path / "burst.sqlite3"), connections=2)
+        await database.migrate()
+        try:
+            games = [f"g{number}" for number in range(8)]
+            for game in games:
+                await _new_game(database, game)
+            move = {"ply": 1, "notation": "a", "at": 1.0}
+            pool, most = database.engine.pool, 0
+            burst = asyncio.gather(
+                *(database.record_move(game, 1, {"ply": 1}, move) for game in games)
+            )
+            while not burst.done():
+                most = max(most, pool.checkedout())
+                await asyncio.sleep(0)
+            assert await burst == [True] * len(games)
+            assert most == 2
+            async with database.session() as session:
+                backends = await session.scalar(
+                    text("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()")
+                )
+                plies = (await session.scalars(select(MOVES.c.game_id))).all()
+            assert sorted(plies) == games
+            assert backends == 2
         finally:
             await database.close()
 

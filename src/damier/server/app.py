@@ -72,7 +72,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         _warm_up_kernel()
-        database = Database(settings.url)
+        database = Database(settings.url, settings.database_connections)
         if settings.run_migrations:
             await database.migrate()
         rooms: Rooms = RedisRooms(settings.redis_url) if settings.redis_url else Rooms()

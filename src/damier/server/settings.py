@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Literal
 
 from platformdirs import user_data_dir
-from pydantic import SecretStr
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
 
@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     """``production`` refuses to start without an explicit ``DAMIER_SECRET``."""
     database_url: str | None = None
     """SQLAlchemy async URL; default: SQLite in the user's data directory."""
+    database_connections: int = Field(default=20, ge=1)
+    """PostgreSQL connections each process keeps open, and never more: processes times
+    this must stay below the database server's ``max_connections``."""
     redis_url: str | None = None
     """Set to share game rooms between processes through Redis pub/sub."""
     secret: SecretStr | None = None

@@ -85,7 +85,7 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
 class Database:
     """The engine and session factory of one URL."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, connections: int = 20) -> None:
         self.url = url
         parsed = make_url(url)
         self.sqlite = parsed.get_backend_name() == "sqlite"
@@ -104,9 +104,12 @@ class Database:
             # A connection lost with the server is found by the statement that fails on it
             # (SQLAlchemy then renews the pool; record_move does it itself).
             options["connect_args"] = {"server_settings": {"synchronous_commit": "off"}}
-            # Hundreds of games move at once: with SQLAlchemy's 5 kept connections, the
-            # others were opened and closed for every move (a PostgreSQL handshake each).
-            options["pool_size"], options["max_overflow"] = 20, 10
+            # A fixed set of ``connections``, kept open, and none beyond: a burst of moves
+            # (after a pause of the process) waits a moment for one of them. Connections
+            # opened for a burst and closed after it (SQLAlchemy's overflow) each cost a
+            # PostgreSQL process and a password exchange when the server was busiest: at
+            # 1,000 live games they made the slowest moves ten times slower.
+            options["pool_size"], options["max_overflow"] = connections, 0
         self.engine = create_async_engine(url, **options)
         if self.sqlite:
             _sqlite_pragmas(self.engine)
