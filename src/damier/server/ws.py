@@ -75,27 +75,12 @@ async def _send_frames(websocket: WebSocket, connection: Connection) -> None:
 async def _receive_frames(
     websocket: WebSocket, services: Services, game_id: str, connection: Connection
 ) -> None:
-    limit = services.settings.max_message_bytes
-    client = websocket.client.host if websocket.client is not None else "unknown"
-    key = f"player:{connection.player_id}" if connection.player_id else f"host:{client}"
+    sender = sender_key(websocket, connection.player_id)
     while True:
         try:
-            message = await websocket.receive()
-        except WebSocketDisconnect:
-            return
-        if message["type"] == "websocket.disconnect":
-            return
-        raw = message.get("text")
-        if raw is None:
-            raw = message.get("bytes") or b""
-        size = len(raw.encode() if isinstance(raw, str) else raw)
-        if size > limit:
-            connection.send(_error(f"message too large (over {limit} bytes)"))
-            continue
-        if not services.limiter.take(key):
-            connection.send(_error(RateLimited("too many messages: slow down").detail))
-            continue
-        try:
+            raw = await next_message(websocket, services, sender)
+            if raw is None:
+                return
             reply = await handle_message(
                 services=services, game_id=game_id, connection=connection, raw=raw
             )
@@ -103,6 +88,34 @@ async def _receive_frames(
             reply = _error(error.detail)
         if reply is not None:
             connection.send(reply)
+
+
+def sender_key(websocket: WebSocket, player_id: str | None) -> str:
+    """Whom a socket's messages count against for the rate limit: its player, else its
+    address."""
+    client = websocket.client.host if websocket.client is not None else "unknown"
+    return f"player:{player_id}" if player_id else f"host:{client}"
+
+
+async def next_message(websocket: WebSocket, services: Services, sender: str) -> str | bytes | None:
+    """The next message's payload, None once the socket has closed. A message over the size
+    limit, or one more than ``sender`` may send now, raises BadRequest or RateLimited: it is
+    dropped, and the socket stays open for the next."""
+    try:
+        message = await websocket.receive()
+    except WebSocketDisconnect:
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    raw = message.get("text")
+    if raw is None:
+        raw = message.get("bytes") or b""
+    limit = services.settings.max_message_bytes
+    if len(raw.encode() if isinstance(raw, str) else raw) > limit:
+        raise BadRequest(f"message too large (over {limit} bytes)")
+    if not services.limiter.take(sender):
+        raise RateLimited("too many messages: slow down")
+    return raw
 
 
 def _error(message: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import ValidationError
 
@@ -38,8 +38,8 @@ from damier.server.services.analysis import (
     tree_pdn,
 )
 from damier.server.services.context import Services
-from damier.server.services.errors import BadRequest, RateLimited, ServiceError
-from damier.server.ws import same_origin
+from damier.server.services.errors import BadRequest, ServiceError
+from damier.server.ws import next_message, same_origin, sender_key
 
 router = APIRouter(tags=["analysis"])
 
@@ -74,8 +74,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
         await websocket.close(code=1008, reason="cross-origin socket")
         return
     player_id = services.signer.read(websocket.cookies.get(COOKIE))
-    client = websocket.client.host if websocket.client is not None else "unknown"
-    owner = f"player:{player_id}" if player_id else f"host:{client}"
+    owner = sender_key(websocket, player_id)
     await websocket.accept()
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     sender = asyncio.create_task(_send_frames(websocket, outbox))
@@ -100,20 +99,11 @@ async def analysis_socket(websocket: WebSocket) -> None:
             slot = None
 
     try:
-        limit = services.settings.max_message_bytes
         while True:
             try:
-                message = await websocket.receive()
-            except WebSocketDisconnect:
-                return
-            if message["type"] == "websocket.disconnect":
-                return
-            raw = message.get("text") or message.get("bytes") or b""
-            try:
-                if len(raw.encode() if isinstance(raw, str) else raw) > limit:
-                    raise BadRequest(f"message too large (over {limit} bytes)")
-                if not services.limiter.take(owner):
-                    raise RateLimited("too many messages: slow down")
+                raw = await next_message(websocket, services, owner)
+                if raw is None:
+                    return
                 kind, data = _parse(raw)
                 if kind == "ping":
                     await send({"type": "pong"})
