@@ -3,6 +3,7 @@ WebSocket (start, updates, stop, restart, limits)."""
 
 from __future__ import annotations
 
+import json
 import os
 import threading
 import time
@@ -295,7 +296,7 @@ def test_a_reloaded_page_gets_its_analysis_while_the_old_one_stops(client: TestC
         frames_until(new, "analysis")
 
 
-def test_a_bad_start_is_refused_with_its_reason(client: TestClient) -> None:
+def test_a_bad_or_too_large_start_is_refused_with_its_reason(client: TestClient) -> None:
     with client.websocket_connect("/ws/analysis") as socket:
         socket.send_json({"type": "start", "variant": "international", "fen": "W:W1:B30"})
         refused = socket.receive_json()
@@ -305,6 +306,9 @@ def test_a_bad_start_is_refused_with_its_reason(client: TestClient) -> None:
         assert socket.receive_json()["type"] == "error"
         socket.send_json({"type": "start", "variant": "russian", "lines": 99})
         assert socket.receive_json() == {"type": "error", "message": '"lines" must be 1-5'}
+        socket.send_text(json.dumps({"type": "start", "fen": "W:W" + "1," * 3000}))
+        too_large = {"type": "error", "message": "message too large (over 4096 bytes)"}
+        assert socket.receive_json() == too_large
         socket.send_json({"type": "ping"})
         assert socket.receive_json() == {"type": "pong"}
 
