@@ -2,7 +2,7 @@
 fit of the pattern weights of :mod:`damier.engine.patterns`.
 
     python bench/train.py generate --variant international --depth 6 --minutes 35 --out pos.npz
-    python bench/train.py fit pos.npz    # into src/damier/data/patterns.npz (--out elsewhere)
+    python bench/train.py fit pos.npz more.npz    # into src/damier/data/patterns.npz
 
 ``generate`` plays the engine against itself at a fixed depth, each game from an opening of
 the deck plus a few random plies (so that the games differ), and keeps every quiet position
@@ -12,9 +12,11 @@ what it has every few games, so that a run cut short still leaves its data.
 ``fit`` learns, for each region of the board and each configuration of its men, a weight
 that corrects today's evaluation: the model is ``sigmoid((evaluation + patterns) / SCALE)``
 against the label ``sigmoid(search score / SCALE)`` (mixed with the game's result by
-``--result-weight``), fitted with Adam and an L2 penalty on a training part, and judged on
-a held-out part (cross-entropy, and how often the sign of the evaluation agrees with the
-label's). It writes the weights as the package's data file.
+``--result-weight``), fitted with Adam and an L2 penalty on a training part (the first 90%
+of each file given: several runs' positions fit together), and judged on a held-out part
+(the rest of each file, its later games: cross-entropy, and how often the sign of the
+evaluation agrees with the label's; each file on its own too when there are several). It
+writes the weights as the package's data file (``--out`` elsewhere).
 """
 
 from __future__ import annotations
@@ -31,7 +33,15 @@ import numpy.typing as npt
 from damier.engine import Engine
 from damier.engine.evaluation import evaluate, evaluation_tables
 from damier.engine.patterns import DATA_FILE, regions
-from damier.engine.training import Problem, configurations, cross_entropy, fit, logits, sigmoid
+from damier.engine.training import (
+    Problem,
+    configurations,
+    cross_entropy,
+    fit,
+    joined,
+    logits,
+    sigmoid,
+)
 from damier.game import Game
 from damier.kernel.tables import compile_tables
 from damier.match import OpeningDeck
@@ -149,18 +159,38 @@ def agreement(logit: npt.NDArray[np.float64], target: npt.NDArray[np.float64]) -
     return float(np.mean((logit[clear] > 0) == (target[clear] > 0.5)))
 
 
-def train(path: Path, out: Path, result_weight: float, l2: float, epochs: int, rate: float) -> None:
-    """Fit the pattern weights on 90% of the positions, report the fit on the other 10%
-    (later games), and write the weights into ``out``."""
+def train(
+    paths: list[Path], out: Path, result_weight: float, l2: float, epochs: int, rate: float
+) -> None:
+    """Fit the pattern weights on the first 90% of each file's positions, report the fit on
+    the other 10% (later games, so that a file's held-out part stays the same whatever it
+    is fitted with), and write the weights into ``out``."""
     started = time.perf_counter()
-    name, problem = problem_of(path, result_weight)
-    cut = int(len(problem) * 0.9)
-    training, held_out = problem.take(slice(0, cut)), problem.take(slice(cut, None))
+    names: set[str] = set()
+    trainings: list[Problem] = []
+    held_outs: list[Problem] = []
+    for path in paths:
+        name, problem = problem_of(path, result_weight)
+        names.add(name)
+        cut = int(len(problem) * 0.9)
+        trainings.append(problem.take(slice(0, cut)))
+        held_outs.append(problem.take(slice(cut, None)))
+    if len(names) > 1:
+        raise SystemExit(f"the files hold different variants: {', '.join(sorted(names))}")
+    training, held_out = joined(trainings), joined(held_outs)
     print(f"{name}: {len(training)} training positions, {len(held_out)} held out", flush=True)
     count = len(regions(get_variant(name)))
     weights = fit(training, count, l2=l2, epochs=epochs, rate=rate, report=True)
     zero = np.zeros_like(weights)
-    for label, part in (("training", training), ("held out", held_out)):
+    parts = [("training", training), ("held out", held_out)]
+    if len(paths) > 1:
+        parts += [
+            (f"held out of {path}", part) for path, part in zip(paths, held_outs, strict=True)
+        ]
+    stored = dict(np.load(out)) if out.exists() else {}
+    # The weights this fit replaces, judged on the same positions: is the new fit better?
+    previous = stored[name] / SCALE if name in stored else None
+    for label, part in parts:
         before, after = logits(part, zero), logits(part, weights)
         clipped = np.clip(part.target, 1e-9, 1 - 1e-9)
         floor = cross_entropy(np.log(clipped / (1 - clipped)), part.target)
@@ -171,7 +201,12 @@ def train(path: Path, out: Path, result_weight: float, l2: float, epochs: int, r
             f"agreement {agreement(before, part.target):.4f} -> "
             f"{agreement(after, part.target):.4f}"
         )
-    stored = dict(np.load(out)) if out.exists() else {}
+        if previous is not None:
+            old = logits(part, previous)
+            print(
+                f"  replaced weights: cross-entropy {cross_entropy(old, part.target):.5f}, "
+                f"agreement {agreement(old, part.target):.4f}"
+            )
     stored[name] = np.clip(np.round(weights * SCALE), -32000, 32000).astype(np.int16)
     np.savez_compressed(out, **stored)  # type: ignore[arg-type]
     used = np.count_nonzero(stored[name])
@@ -192,7 +227,7 @@ def main() -> None:
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--out", type=Path, required=True)
     f = commands.add_parser("fit", help="fit the pattern weights and write the data file")
-    f.add_argument("data", type=Path)
+    f.add_argument("data", type=Path, nargs="+")
     f.add_argument("--out", type=Path, default=PACKAGE_DATA)
     f.add_argument("--result-weight", type=float, default=0.0)
     f.add_argument("--l2", type=float, default=1e-5)

@@ -65,6 +65,17 @@ class Problem:
         return len(self.target)
 
 
+def joined(parts: list[Problem]) -> Problem:
+    """The positions of every part in one problem (data sets made by separate runs)."""
+    return Problem(
+        np.concatenate([part.white for part in parts]),
+        np.concatenate([part.black for part in parts]),
+        np.concatenate([part.side for part in parts]),
+        np.concatenate([part.offset for part in parts]),
+        np.concatenate([part.target for part in parts]),
+    )
+
+
 def logits(problem: Problem, weights: Floats) -> Floats:
     """The model's logit of each position under ``weights[region, configuration]``."""
     regions_ = np.arange(weights.shape[0])
