@@ -58,8 +58,9 @@ ENVIRONMENT = "DAMIER_EVAL"
 DEFAULT = True
 """On: with them the engine scored 56.9% on International (240 games, Elo +48 +/- 35) and
 59.5% on Russian (200 games, Elo +67 +/- 31) against the engine without them at 0.1 s a
-move; on English 59.1% in a match cut short (55 games, Elo +64 +/- 58). See the README's
-design notes."""
+move; on English 59.1% in a match cut short (55 games, Elo +64 +/- 58). International's
+refit weights then scored 64.3% against its first ones (200 games, Elo +102 +/- 36). See
+the README's design notes."""
 
 
 SHARED = {"brazilian": "russian", "pool": "russian"}
