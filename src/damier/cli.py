@@ -430,12 +430,21 @@ def _compile(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from pydantic import ValidationError
 
     from damier.compiled import build_cache
     from damier.server.app import create_app
     from damier.server.settings import Settings, SettingsError
 
-    settings = Settings()
+    try:
+        settings = Settings()
+    except ValidationError as error:  # a DAMIER_* variable of the wrong kind: name it
+        reasons = (
+            f"DAMIER_{'_'.join(map(str, problem['loc'])).upper()}={problem['input']!r}: "
+            f"{problem['msg'].lower()}"
+            for problem in error.errors()
+        )
+        raise ValueError("; ".join(reasons)) from None
     if args.database:
         settings = settings.model_copy(update={"database_url": args.database})
     if args.variants_dir:

@@ -49,3 +49,19 @@ def test_serve_refuses_production_without_a_secret(
     monkeypatch.delenv("DAMIER_SECRET", raising=False)
     assert main(["serve"]) == 2
     assert "DAMIER_SECRET" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [("0", "greater than or equal to 1"), ("many", "valid integer")],
+)
+def test_serve_names_a_setting_of_the_wrong_kind(
+    value: str, reason: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    monkeypatch.setenv("DAMIER_DATABASE_CONNECTIONS", value)
+    assert main(["serve"]) == 2
+    assert not calls
+    error = capsys.readouterr().err
+    assert f"DAMIER_DATABASE_CONNECTIONS='{value}'" in error and reason in error
