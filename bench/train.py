@@ -47,7 +47,12 @@ from damier.kernel.tables import compile_tables
 from damier.match import OpeningDeck
 from damier.rules import get_variant
 
-DECKS = {"international": "international-2move", "english": "english-3move"}
+DECKS = {
+    "international": "international-2move",
+    "english": "english-3move",
+    "russian": "russian-3move",
+    "spanish": "spanish-2move",
+}
 SCALE = 200.0
 """Hundredths of a man per unit of the logit (a man up: about 62% for the side ahead)."""
 PACKAGE_DATA = Path(__file__).parent.parent / "src" / "damier" / "data" / DATA_FILE

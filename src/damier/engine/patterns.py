@@ -2,7 +2,8 @@
 regions of the board, fitted on self-play positions (``bench/train.py``).
 
 A region is a block of four rows by four columns, which holds eight dark squares; the blocks
-overlap (every row offset, every other column offset: 28 regions on 10x10). Each of the
+overlap (every row offset, every other column offset: 28 regions on 10x10). On a board
+whose every square is played (Turkish) a block is four rows by two columns. Each of the
 eight squares is empty, a White man or a Black man (kings count as empty: the material
 terms value them), so a region's configuration is a base-3 number below ``3**8``, its
 first square the most significant digit. White's view reads the region's squares with
@@ -73,18 +74,22 @@ Never a giveaway form, whose aim is the opposite."""
 
 
 def regions(variant: Variant) -> npt.NDArray[np.int64]:
-    """``[region, digit]``: the cells of each region (four rows by four columns, column
-    offsets even), in cell order."""
+    """``[region, digit]``: the cells of each region, in cell order. On a board of dark
+    squares a region is a block of four rows by four columns; on a board whose every square
+    is played (Turkish), four rows by two columns, so that it still holds eight squares in
+    pairs of neighbours on a row. Column offsets are even."""
     geometry = geometry_of(variant)
     assert isinstance(geometry, SquareGeometry)
     cell_at = {coordinate: cell for cell, coordinate in enumerate(geometry.coordinates)}
+    rows = 4
+    columns = 2 if len(cell_at) == geometry.height * geometry.width else 4
     out = []
-    for top in range(geometry.height - 3):
-        for left in range(0, geometry.width - 3, 2):
+    for top in range(geometry.height - rows + 1):
+        for left in range(0, geometry.width - columns + 1, 2):
             block = sorted(
                 cell_at[row, column]
-                for row in range(top, top + 4)
-                for column in range(left, left + 4)
+                for row in range(top, top + rows)
+                for column in range(left, left + columns)
                 if (row, column) in cell_at
             )
             if len(block) == DIGITS:
