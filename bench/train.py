@@ -44,15 +44,9 @@ from damier.engine.training import (
 )
 from damier.game import Game
 from damier.kernel.tables import compile_tables
-from damier.match import OpeningDeck
+from damier.match import VARIANT_DECKS, OpeningDeck
 from damier.rules import get_variant
 
-DECKS = {
-    "international": "international-2move",
-    "english": "english-3move",
-    "russian": "russian-3move",
-    "spanish": "spanish-2move",
-}
 SCALE = 200.0
 """Hundredths of a man per unit of the logit (a man up: about 62% for the side ahead)."""
 PACKAGE_DATA = Path(__file__).parent.parent / "src" / "damier" / "data" / DATA_FILE
@@ -65,7 +59,8 @@ def generate(
     game's result (for White), saved to ``out`` as they come."""
     engine = Engine(variant, level=10)
     rng = random.Random(seed)
-    openings = list(OpeningDeck.builtin(DECKS[variant]).openings) if variant in DECKS else [()]
+    deck = VARIANT_DECKS.get(variant)
+    openings = list(OpeningDeck.builtin(deck).openings) if deck else [()]
     cells: list[npt.NDArray[np.int8]] = []
     turns: list[int] = []
     scores: list[int] = []

@@ -18,6 +18,17 @@ from importlib import resources
 from damier.game import Game, Result
 from damier.rules import Variant, get_variant
 
+VARIANT_DECKS = {
+    "international": "international-2move",
+    "english": "english-3move",
+    "russian": "russian-3move",
+    "spanish": "spanish-2move",
+    "italian": "italian-3move",
+    "turkish": "turkish-2move",
+}
+"""The balanced deck of each variant that has one: a match's pairs of games start from its
+openings, and the trainer's self-play games too."""
+
 
 @dataclass(frozen=True)
 class OpeningDeck:
@@ -72,7 +83,8 @@ class OpeningDeck:
     def builtin_names() -> list[str]:
         """The decks shipped with Damier (``data/openings/NAME.txt``): ``english-2move``
         (the 43 two-move ballots), ``english-3move`` (the ACF's 156 three-move ballots, by
-        ACF number), ``international-2move``, ``russian-3move``, ``spanish-2move``."""
+        ACF number), ``international-2move``, ``italian-3move``, ``russian-3move``,
+        ``spanish-2move``, ``turkish-2move``."""
         folder = resources.files("damier") / "data" / "openings"
         return sorted(
             p.name.removesuffix(".txt") for p in folder.iterdir() if p.name.endswith(".txt")

@@ -24,6 +24,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from damier.game import Game, Result
 from damier.match import (
     SPANISH_MATCH,
+    VARIANT_DECKS,
     GameSetup,
     Match,
     MatchFormat,
@@ -51,12 +52,6 @@ from damier.server.services.players import new_id
 from damier.server.services.views import Sitter, mode_of, result_view, seat_view, sitters
 from damier.server.store.models import GameRow, MatchGameRow, MatchRow, PlayerRow
 
-DECKS = {
-    "international": "international-2move",
-    "spanish": "spanish-2move",
-    "english": "english-3move",
-}
-"""The balanced opening deck of each variant that has one (``data/openings``)."""
 LENGTHS = (2, 4, 6)
 """The lengths of a match other than the Spanish one."""
 FIRST, SECOND = "first", "second"
@@ -80,7 +75,7 @@ def match_plan(rules: Variant, games: int | None) -> tuple[MatchFormat, OpeningD
         raise BadRequest(
             f"a match is for two players: {rules.title} is a game of {rules.players} players"
         )
-    deck = _deck(DECKS[rules.name]) if rules.name in DECKS else None
+    deck = _deck(VARIANT_DECKS[rules.name]) if rules.name in VARIANT_DECKS else None
     if rules.name == "spanish":
         if games not in (None, SPANISH_MATCH.games):
             raise BadRequest("the Spanish match has 4 games")
