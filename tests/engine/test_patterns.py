@@ -25,8 +25,8 @@ from damier.rules import get_variant
 
 from .test_evaluation import random_positions, turned
 
-VARIANTS = ["international", "russian", "english", "turkish"]
-LEARNED = ["international", "russian", "brazilian", "pool", "english"]
+VARIANTS = ["international", "russian", "english", "italian", "turkish"]
+LEARNED = ["international", "russian", "brazilian", "pool", "english", "italian", "spanish"]
 """The variants the package has weights for, its own or shared."""
 WEIGHTS = [(variant, "random") for variant in VARIANTS] + [
     (variant, "package") for variant in LEARNED
@@ -128,7 +128,8 @@ def test_weights_are_shared_only_between_like_boards_and_men(variant: str, owner
 
 
 @pytest.mark.parametrize(
-    "variant", ["russian-giveaway", "brazilian-giveaway", "english-giveaway", "italian", "czech"]
+    "variant",
+    ["russian-giveaway", "brazilian-giveaway", "english-giveaway", "italian+dark-first", "czech"],
 )
 def test_other_variants_keep_the_hand_set_evaluation(variant: str) -> None:
     assert pattern_weights(get_variant(variant)) is None
