@@ -26,7 +26,16 @@ from damier.rules import get_variant
 from .test_evaluation import random_positions, turned
 
 VARIANTS = ["international", "russian", "english", "italian", "turkish"]
-LEARNED = ["international", "russian", "brazilian", "pool", "english", "italian", "spanish"]
+LEARNED = [
+    "international",
+    "russian",
+    "brazilian",
+    "pool",
+    "english",
+    "italian",
+    "spanish",
+    "turkish",
+]
 """The variants the package has weights for, its own or shared."""
 WEIGHTS = [(variant, "random") for variant in VARIANTS] + [
     (variant, "package") for variant in LEARNED
