@@ -14,6 +14,7 @@ from damier.game import Result
 from damier.match import (
     SINGLE_GAME,
     SPANISH_MATCH,
+    VARIANT_DECKS,
     Match,
     OpeningDeck,
     balanced_match,
@@ -164,6 +165,20 @@ def test_builtin_names_list_the_decks() -> None:
     } <= set(names)
     with pytest.raises(ValueError, match="english-3move"):
         OpeningDeck.builtin("english-4move")
+
+
+@pytest.mark.parametrize(("variant", "name"), sorted(VARIANT_DECKS.items()))
+def test_each_variants_deck_holds_distinct_legal_openings_of_that_variant(
+    variant: str, name: str
+) -> None:
+    deck = OpeningDeck.builtin(name)
+    assert deck.variant == variant and name in OpeningDeck.builtin_names()
+    assert len(set(deck.openings)) == len(deck.openings) >= 40
+    for opening in deck.openings:
+        board = Board(variant)
+        for move in opening:
+            board.push(move)  # raises on an illegal move
+        assert board.legal_moves  # the game goes on from there
 
 
 def test_match_with_the_three_move_deck_starts_from_its_openings() -> None:

@@ -151,7 +151,7 @@ def test_a_flag_fall_inside_a_match_loses_the_game_and_the_match_goes_on(
         sign_in(client, "Ana")
         bob = another(client)
         sign_in(bob, "Bob")
-        match = new_match(client, bob, variant="brazilian", games=2, clock="1+0")
+        match = new_match(client, bob, variant="czech", games=2, clock="1+0")
         game_id = match["current"]
         aborted = client.post(f"/api/games/{game_id}/abort")  # a match game must be played
         assert aborted.status_code == 409 and "cannot be aborted" in aborted.text
@@ -171,7 +171,7 @@ def test_a_player_who_leaves_loses_his_games_on_time_and_the_match_ends(
         sign_in(client, "Ana")
         bob = another(client)
         sign_in(bob, "Bob")
-        match = new_match(client, bob, variant="brazilian", games=2, clock="1+0")
+        match = new_match(client, bob, variant="czech", games=2, clock="1+0")
         first = match["current"]
         state = game_of(client, match)
         move = state["legal_moves"][0]["notation"]
