@@ -237,6 +237,9 @@ def main() -> None:
     if args.command == "generate":
         generate(args.variant, args.depth, args.minutes, args.random_plies, args.seed, args.out)
     else:
+        missing = [str(path) for path in args.data if not path.is_file()]
+        if missing:
+            parser.error(f"no such data file: {', '.join(missing)}")
         train(args.data, args.out, args.result_weight, args.l2, args.epochs, args.rate)
 
 

@@ -18,7 +18,15 @@ from damier.engine.patterns import (
     pattern_weights,
     regions,
 )
-from damier.engine.training import Problem, configurations, cross_entropy, fit, logits, sigmoid
+from damier.engine.training import (
+    Problem,
+    configurations,
+    cross_entropy,
+    fit,
+    joined,
+    logits,
+    sigmoid,
+)
 from damier.geometry import geometry_of
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
@@ -161,3 +169,23 @@ def test_the_trainer_recovers_a_small_problem() -> None:
     assert np.abs(weights - shift - truth).max() < 0.02
     best = cross_entropy(logits(problem, truth), problem.target)
     assert cross_entropy(logits(problem, weights), problem.target) - best < 1e-5
+
+
+def test_runs_fitted_together_keep_every_position_in_order() -> None:
+    rng = np.random.default_rng(1)
+
+    def run(count: int) -> Problem:
+        return Problem(
+            rng.integers(0, 9, size=(count, 2)),
+            rng.integers(0, 9, size=(count, 2)),
+            rng.choice([-1.0, 1.0], size=count),
+            rng.normal(size=count),
+            rng.uniform(size=count),
+        )
+
+    first, second = run(5), run(3)
+    both = joined([first, second])
+    assert len(both) == 8
+    for field in ("white", "black", "side", "offset", "target"):
+        assert np.array_equal(getattr(both.take(slice(0, 5)), field), getattr(first, field))
+        assert np.array_equal(getattr(both.take(slice(5, None)), field), getattr(second, field))
