@@ -15,7 +15,14 @@ from sqlalchemy.engine import make_url
 from damier.server.store import sqlite
 from damier.server.store.db import Database
 from damier.server.store.models import Base
-from tests.server.conftest import SERVER_DATABASE, another, database_url, open_game, sign_in
+from tests.server.conftest import (
+    SERVER_DATABASE,
+    AppFactory,
+    another,
+    database_url,
+    open_game,
+    sign_in,
+)
 
 GAMES, MOVES = Base.metadata.tables["games"], Base.metadata.tables["moves"]
 
@@ -170,32 +177,35 @@ def test_a_move_is_recorded_after_the_server_dropped_every_connection(tmp_path: 
 
 @pytest.mark.skipif(SERVER_DATABASE is None, reason="needs DAMIER_DATABASE_URL (PostgreSQL)")
 def test_a_request_on_a_dropped_connection_gets_a_clear_refusal_then_is_served(
-    client: TestClient,
+    make_app: AppFactory,
 ) -> None:
     """A request whose pooled connection the database server dropped changes nothing and
     says so (503); the pool is renewed, and the same request then succeeds."""
     import asyncpg
 
-    sign_in(client, "Ana")
-    bob = another(client)
-    sign_in(bob, "Bob")
-    game = open_game(client, bob)
-    url = client.app.state.settings.database_url  # type: ignore[attr-defined]
-    plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+    # A clock that ticks every hour: its check would otherwise race the request for the
+    # dropped connection (and take the 503 itself).
+    with TestClient(make_app(clock_tick=3600.0)) as client:
+        sign_in(client, "Ana")
+        bob = another(client)
+        sign_in(bob, "Bob")
+        game = open_game(client, bob)
+        url = client.app.state.settings.database_url  # type: ignore[attr-defined]
+        plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
-    async def drop_connections() -> int:
-        admin = await asyncpg.connect(plain)
-        try:
-            dropped: int = await admin.fetchval(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
-            return dropped
-        finally:
-            await admin.close()
+        async def drop_connections() -> int:
+            admin = await asyncpg.connect(plain)
+            try:
+                dropped: int = await admin.fetchval(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                return dropped
+            finally:
+                await admin.close()
 
-    assert asyncio.run(drop_connections()) >= 1
-    answers = [client.get(f"/api/games/{game['id']}") for _ in range(3)]
-    assert [answer.status_code for answer in answers] == [503, 200, 200]
-    assert "connection was lost: nothing was changed" in answers[0].json()["detail"]
-    assert answers[-1].json()["ply"] == game["ply"]
+        assert asyncio.run(drop_connections()) >= 1
+        answers = [client.get(f"/api/games/{game['id']}") for _ in range(3)]
+        assert [answer.status_code for answer in answers] == [503, 200, 200]
+        assert "connection was lost: nothing was changed" in answers[0].json()["detail"]
+        assert answers[-1].json()["ply"] == game["ply"]
