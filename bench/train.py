@@ -16,7 +16,10 @@ against the label ``sigmoid(search score / SCALE)`` (mixed with the game's resul
 of each file given: several runs' positions fit together), and judged on a held-out part
 (the rest of each file, its later games: cross-entropy, and how often the sign of the
 evaluation agrees with the label's; each file on its own too when there are several). It
-writes the weights as the package's data file (``--out`` elsewhere).
+writes the weights as the package's data file (``--out`` elsewhere). ``--min-pieces 5``
+leaves out the positions an endgame database decides (the search never evaluates them);
+``--warm`` starts from the weights being replaced and pulls toward them rather than toward
+zero, so that a new run refines what the earlier ones taught instead of starting over.
 """
 
 from __future__ import annotations
@@ -132,21 +135,23 @@ def save(
     temporary.replace(out)
 
 
-def problem_of(path: Path, result_weight: float) -> tuple[str, Problem]:
-    """The positions of ``path`` as a fitting problem: the hand-set evaluation as the
-    offset, the search score (mixed with the result) as the target, both for the side to
-    move."""
+def problem_of(path: Path, result_weight: float, min_pieces: int = 0) -> tuple[str, Problem]:
+    """The positions of ``path`` with more than ``min_pieces`` pieces as a fitting problem:
+    the hand-set evaluation as the offset, the search score (mixed with the result) as the
+    target, both for the side to move."""
     data = np.load(path)
     variant = get_variant(str(data["variant"]))
-    cells, turns = data["cells"], data["turns"].astype(np.int64)
+    keep = np.count_nonzero(data["cells"], axis=1) > min_pieces
+    cells, turns = data["cells"][keep], data["turns"][keep].astype(np.int64)
     t = compile_tables(variant)
     pst, extra = evaluation_tables(variant, learned=False)
     hand = np.array(
         [evaluate(t, sq, int(turn), pst, extra) for sq, turn in zip(cells, turns, strict=True)],
         dtype=np.float64,
     )
-    results = np.where(turns == 0, data["results"], 1 - data["results"])
-    target = (1 - result_weight) * sigmoid(data["scores"] / SCALE) + result_weight * results
+    results = np.where(turns == 0, data["results"][keep], 1 - data["results"][keep])
+    scores = data["scores"][keep]
+    target = (1 - result_weight) * sigmoid(scores / SCALE) + result_weight * results
     white, black = configurations(variant, cells)
     side = np.where(turns == 0, 1.0, -1.0)
     return variant.name, Problem(white, black, side, hand / SCALE, target)
@@ -160,7 +165,14 @@ def agreement(logit: npt.NDArray[np.float64], target: npt.NDArray[np.float64]) -
 
 
 def train(
-    paths: list[Path], out: Path, result_weight: float, l2: float, epochs: int, rate: float
+    paths: list[Path],
+    out: Path,
+    result_weight: float,
+    l2: float,
+    epochs: int,
+    rate: float,
+    min_pieces: int = 0,
+    warm: bool = False,
 ) -> None:
     """Fit the pattern weights on the first 90% of each file's positions, report the fit on
     the other 10% (later games, so that a file's held-out part stays the same whatever it
@@ -170,7 +182,7 @@ def train(
     trainings: list[Problem] = []
     held_outs: list[Problem] = []
     for path in paths:
-        name, problem = problem_of(path, result_weight)
+        name, problem = problem_of(path, result_weight, min_pieces)
         names.add(name)
         cut = int(len(problem) * 0.9)
         trainings.append(problem.take(slice(0, cut)))
@@ -180,16 +192,17 @@ def train(
     training, held_out = joined(trainings), joined(held_outs)
     print(f"{name}: {len(training)} training positions, {len(held_out)} held out", flush=True)
     count = len(regions(get_variant(name)))
-    weights = fit(training, count, l2=l2, epochs=epochs, rate=rate, report=True)
+    stored = dict(np.load(out)) if out.exists() else {}
+    # The weights this fit replaces, judged on the same positions: is the new fit better?
+    previous = stored[name] / SCALE if name in stored else None
+    prior = previous if warm else None
+    weights = fit(training, count, l2=l2, epochs=epochs, rate=rate, report=True, prior=prior)
     zero = np.zeros_like(weights)
     parts = [("training", training), ("held out", held_out)]
     if len(paths) > 1:
         parts += [
             (f"held out of {path}", part) for path, part in zip(paths, held_outs, strict=True)
         ]
-    stored = dict(np.load(out)) if out.exists() else {}
-    # The weights this fit replaces, judged on the same positions: is the new fit better?
-    previous = stored[name] / SCALE if name in stored else None
     for label, part in parts:
         before, after = logits(part, zero), logits(part, weights)
         clipped = np.clip(part.target, 1e-9, 1 - 1e-9)
@@ -233,6 +246,17 @@ def main() -> None:
     f.add_argument("--l2", type=float, default=1e-5)
     f.add_argument("--epochs", type=int, default=8)
     f.add_argument("--rate", type=float, default=0.01)
+    f.add_argument(
+        "--min-pieces",
+        type=int,
+        default=0,
+        help="fit only positions with more pieces (fewer: the endgame databases decide)",
+    )
+    f.add_argument(
+        "--warm",
+        action="store_true",
+        help="start from the weights it replaces and pull toward them, not toward zero",
+    )
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.variant, args.depth, args.minutes, args.random_plies, args.seed, args.out)
@@ -240,7 +264,16 @@ def main() -> None:
         missing = [str(path) for path in args.data if not path.is_file()]
         if missing:
             parser.error(f"no such data file: {', '.join(missing)}")
-        train(args.data, args.out, args.result_weight, args.l2, args.epochs, args.rate)
+        train(
+            args.data,
+            args.out,
+            args.result_weight,
+            args.l2,
+            args.epochs,
+            args.rate,
+            args.min_pieces,
+            args.warm,
+        )
 
 
 if __name__ == "__main__":

@@ -171,6 +171,24 @@ def test_the_trainer_recovers_a_small_problem() -> None:
     assert cross_entropy(logits(problem, weights), problem.target) - best < 1e-5
 
 
+def test_a_prior_holds_the_weights_the_positions_say_little_about() -> None:
+    """Started from earlier weights and pulled toward them, the fit moves the weights of
+    configurations the positions hold and leaves the others where they were."""
+    rng = np.random.default_rng(2)
+    prior = rng.normal(0, 1, size=(1, 9))
+    count = 2000
+    white = rng.integers(0, 3, size=(count, 1))  # configurations 3..8 never seen
+    black = rng.integers(0, 3, size=(count, 1))
+    side = rng.choice([-1.0, 1.0], size=count)
+    target = np.where(white[:, 0] > black[:, 0], 0.8, 0.4)
+    problem = Problem(white, black, side, np.zeros(count), target)
+    weights = fit(problem, 1, 9, l2=1e-3, epochs=20, batch=500, rate=0.05, prior=prior)
+    assert np.array_equal(weights[0, 3:], prior[0, 3:])
+    assert np.abs(weights[0, :3] - prior[0, :3]).max() > 0.1
+    plain = fit(problem, 1, 9, l2=1e-3, epochs=20, batch=500, rate=0.05)
+    assert np.array_equal(plain[0, 3:], np.zeros(6))
+
+
 def test_runs_fitted_together_keep_every_position_in_order() -> None:
     rng = np.random.default_rng(1)
 

@@ -120,11 +120,15 @@ def fit(
     rate: float = 0.01,
     seed: int = 0,
     report: bool = False,
+    prior: Floats | None = None,
 ) -> Floats:
     """Weights ``[region, configuration]`` minimising the mean cross-entropy plus ``l2``
-    times the sum of the squared weights, by Adam on shuffled batches."""
+    times the sum of the squared differences from ``prior`` (None: zeros), by Adam on
+    shuffled batches starting from ``prior``. A prior of earlier weights keeps what earlier
+    runs taught where the new positions say little (a configuration they seldom hold)."""
     rng = np.random.default_rng(seed)
-    weights = np.zeros((regions_, configurations_))
+    origin = np.zeros((regions_, configurations_)) if prior is None else prior.astype(np.float64)
+    weights = origin.copy()
     first = np.zeros_like(weights)
     second = np.zeros_like(weights)
     beta1, beta2, epsilon = 0.9, 0.999, 1e-8
@@ -133,7 +137,7 @@ def fit(
         order = rng.permutation(len(problem))
         for start in range(0, len(problem), batch):
             part = problem.take(order[start : start + batch])
-            g = gradient(part, weights) + 2 * l2 * weights
+            g = gradient(part, weights) + 2 * l2 * (weights - origin)
             steps += 1
             first = beta1 * first + (1 - beta1) * g
             second = beta2 * second + (1 - beta2) * g * g
