@@ -149,8 +149,8 @@ def problem_of(path: Path, result_weight: float, min_pieces: int = 0) -> tuple[s
         [evaluate(t, sq, int(turn), pst, extra) for sq, turn in zip(cells, turns, strict=True)],
         dtype=np.float64,
     )
-    results = np.where(turns == 0, data["results"][keep], 1 - data["results"][keep])
-    scores = data["scores"][keep]
+    white_results, scores = data["results"][keep], data["scores"][keep]
+    results = np.where(turns == 0, white_results, 1 - white_results)
     target = (1 - result_weight) * sigmoid(scores / SCALE) + result_weight * results
     white, black = configurations(variant, cells)
     side = np.where(turns == 0, 1.0, -1.0)
