@@ -190,12 +190,19 @@ def train(
     if len(names) > 1:
         raise SystemExit(f"the files hold different variants: {', '.join(sorted(names))}")
     training, held_out = joined(trainings), joined(held_outs)
+    if len(training) == 0 or len(held_out) == 0:
+        raise SystemExit(
+            f"too few positions with more than {min_pieces} pieces to fit and judge "
+            f"({len(training)} to fit, {len(held_out)} held out): nothing written"
+        )
     print(f"{name}: {len(training)} training positions, {len(held_out)} held out", flush=True)
     count = len(regions(get_variant(name)))
     stored = dict(np.load(out)) if out.exists() else {}
     # The weights this fit replaces, judged on the same positions: is the new fit better?
     previous = stored[name] / SCALE if name in stored else None
     prior = previous if warm else None
+    if warm and previous is None:
+        print(f"--warm: {out} has no weights for {name} to start from; fitting from zero")
     weights = fit(training, count, l2=l2, epochs=epochs, rate=rate, report=True, prior=prior)
     zero = np.zeros_like(weights)
     parts = [("training", training), ("held out", held_out)]
