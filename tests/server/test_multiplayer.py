@@ -208,7 +208,8 @@ def test_a_game_of_three_survives_a_restart(make_app: AppFactory, database: Path
     assert before["clock"]["running"] == "white"
     assert before["draw_agreed"] == ["red"]
     time.advance(10)
-    with TestClient(make_app(now=time)) as client:
+    # No clock ticker in the second life: the fallen flag must be found by the request.
+    with TestClient(make_app(now=time, clock_tick=3600)) as client:
         client.cookies.update(cookies)
         again = client.get(game).json()
         assert again["you"] == "red"
