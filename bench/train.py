@@ -18,8 +18,9 @@ of each file given: several runs' positions fit together), and judged on a held-
 evaluation agrees with the label's; each file on its own too when there are several). It
 writes the weights as the package's data file (``--out`` elsewhere). ``--min-pieces 5``
 leaves out the positions an endgame database decides (the search never evaluates them);
-``--warm`` starts from the weights being replaced and pulls toward them rather than toward
-zero, so that a new run refines what the earlier ones taught instead of starting over.
+``--warm`` starts from the weights being replaced (a variant's first own weights: those it
+shared) and pulls toward them rather than toward zero, so that a new run refines what the
+earlier ones taught instead of starting over.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ import numpy.typing as npt
 
 from damier.engine import Engine
 from damier.engine.evaluation import evaluate, evaluation_tables
-from damier.engine.patterns import DATA_FILE, regions
+from damier.engine.patterns import DATA_FILE, regions, stored_weights
 from damier.engine.training import (
     Problem,
     configurations,
@@ -198,8 +199,10 @@ def train(
     print(f"{name}: {len(training)} training positions, {len(held_out)} held out", flush=True)
     count = len(regions(get_variant(name)))
     stored = dict(np.load(out)) if out.exists() else {}
-    # The weights this fit replaces, judged on the same positions: is the new fit better?
-    previous = stored[name] / SCALE if name in stored else None
+    # The weights this fit replaces (or that the variant shares), judged on the same
+    # positions: is the new fit better?
+    replaced = stored_weights(stored, name)
+    previous = None if replaced is None else replaced / SCALE
     prior = previous if warm else None
     if warm and previous is None:
         print(f"--warm: {out} has no weights for {name} to start from; fitting from zero")

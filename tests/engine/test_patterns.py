@@ -17,6 +17,7 @@ from damier.engine.patterns import (
     pattern_value,
     pattern_weights,
     regions,
+    stored_weights,
 )
 from damier.engine.training import (
     Problem,
@@ -142,6 +143,13 @@ def test_weights_are_shared_only_between_like_boards_and_men(variant: str, owner
     assert rules.start_fen[1:] == owners.start_fen[1:]  # the same men (either may start)
     for field in ("man_moves", "man_captures", "men_capture_kings", "king_range", "giveaway"):
         assert getattr(rules, field) == getattr(owners, field), field
+
+
+def test_a_variant_s_own_weights_come_before_those_it_shares() -> None:
+    russian, brazilian = np.full((2, 3), 1, np.int16), np.full((2, 3), 2, np.int16)
+    assert stored_weights({"russian": russian}, "brazilian") is russian
+    assert stored_weights({"russian": russian, "brazilian": brazilian}, "brazilian") is brazilian
+    assert stored_weights({"russian": russian}, "english") is None
 
 
 @pytest.mark.parametrize(

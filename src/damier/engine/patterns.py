@@ -26,8 +26,9 @@ weights that are not per cell), after the hand-set ones:
   Black's, whose pairs are the other way round);
 - then ``R * 3**8`` weights, region by region, in hundredths of a man.
 
-Weights are kept per variant in ``data/patterns.npz``; a variant of :data:`SHARED` reads
-another's, and the others without weights keep the hand-set evaluation unchanged.
+Weights are kept per variant in ``data/patterns.npz``; a variant of :data:`SHARED` without
+its own reads another's, and the others without weights keep the hand-set evaluation
+unchanged.
 """
 
 from __future__ import annotations
@@ -65,7 +66,8 @@ match)."""
 
 
 SHARED = {"brazilian": "russian", "pool": "russian"}
-"""Variants that read another variant's weights rather than have their own: a weight is
+"""Variants that read another variant's weights while they have none of their own (and
+that the trainer starts from with ``--warm``): a weight is
 about men on given squares, so it carries over only to the same board seen from the same
 side (a mirrored board, Italian's or Spanish's, puts other squares in each region) with the
 same moves and captures of men (Brazilian and pool men capture backward as Russian ones
@@ -118,10 +120,19 @@ def _stored() -> dict[str, npt.NDArray[np.int16]]:
         return {name: data[name] for name in data.files}
 
 
+def stored_weights(
+    stored: dict[str, npt.NDArray[np.int16]], name: str
+) -> npt.NDArray[np.int16] | None:
+    """The weights a variant reads from a data file's ``stored`` tables: its own, else those
+    of the variant it shares with (:data:`SHARED`)."""
+    own = stored.get(name)
+    return own if own is not None or name not in SHARED else stored.get(SHARED[name])
+
+
 def pattern_weights(variant: Variant) -> npt.NDArray[np.int32] | None:
-    """The learned ``[region, configuration]`` weights of ``variant`` (or of the variant
-    whose weights it shares), if it has some."""
-    stored = _stored().get(SHARED.get(variant.name, variant.name))
+    """The learned ``[region, configuration]`` weights of ``variant`` (or, without its own,
+    of the variant whose weights it shares), if it has some."""
+    stored = stored_weights(_stored(), variant.name)
     if stored is None or stored.shape != (len(regions(variant)), CONFIGURATIONS):
         return None
     return stored.astype(np.int32)
