@@ -65,12 +65,12 @@ and 65.5% on Italian (the README's design notes have each match)."""
 
 
 SHARED = {"brazilian": "russian", "pool": "russian"}
-"""Variants that read another variant's weights while they have none of their own (and
-that the trainer starts from with ``--warm``): a weight is
-about men on given squares, so it carries over only to the same board seen from the same
-side (a mirrored board, Italian's or Spanish's, puts other squares in each region) with the
-same moves and captures of men (Brazilian and pool men capture backward as Russian ones
-do; the rules differ in which capture must be taken and in a promotion during a capture).
+"""Variants that read another variant's weights while they have none of their own (the
+trainer's ``--warm`` starts their first own weights from those): a weight is about men on
+given squares, so it carries over only to the same board seen from the same side (a
+mirrored board, Italian's or Spanish's, puts other squares in each region) with the same
+moves and captures of men (Brazilian and pool men capture backward as Russian ones do; the
+rules differ in which capture must be taken and in a promotion during a capture).
 Never a giveaway form, whose aim is the opposite."""
 
 
