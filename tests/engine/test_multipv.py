@@ -132,3 +132,14 @@ def test_hub_multipv_parameter() -> None:
     replies.clear()
     hub.handle("set-param name=multipv value=11")
     assert replies == ['error message="multipv must be 1-10"']
+
+
+def test_a_search_stopped_after_a_better_move_keeps_the_last_lines() -> None:
+    """A node budget stops the search at every point of an iteration, including after a
+    new best move and before the other lines: each report still has all its lines."""
+    board = sample_positions("russian", 1, seed=5)[0]
+    for nodes in range(200, 6000, 97):
+        infos = list(Engine("russian", table_megabytes=4).analyse(board, nodes=nodes, multipv=3))
+        assert infos, nodes
+        for info in infos:
+            assert len(info.lines) == min(3, len(board.legal_moves)), (nodes, info.depth)

@@ -410,6 +410,8 @@ class Engine:
                 clock.perf_counter() - started,
                 int(stats[S_SELDEPTH]),
             )
+            if multipv > 1 and stats[S_STOP] == 1 and iteration > 1:
+                break  # a better move, but no time for the other lines: keep the last ones
             if multipv > 1 and stats[S_STOP] == 0:
                 others = [i for i in order if i != best_index]
                 lines = self._other_lines(board, sq, key, rows, moves, others, info, multipv - 1)
