@@ -57,13 +57,20 @@ PACKAGE_DATA = Path(__file__).parent.parent / "src" / "damier" / "data" / DATA_F
 
 
 def generate(
-    variant: str, depth: int, minutes: float, random_plies: int, seed: int, out: Path
+    variant: str,
+    depth: int,
+    minutes: float,
+    random_plies: int,
+    seed: int,
+    out: Path,
+    deck: str | None = None,
 ) -> None:
     """Self-play quiet positions with their search score (for the side to move) and the
-    game's result (for White), saved to ``out`` as they come."""
+    game's result (for White), saved to ``out`` as they come; the games start from the
+    openings of ``deck`` (None: the variant's own, if it has one)."""
     engine = Engine(variant, level=10)
     rng = random.Random(seed)
-    deck = VARIANT_DECKS.get(variant)
+    deck = deck or VARIANT_DECKS.get(variant)
     openings = list(OpeningDeck.builtin(deck).openings) if deck else [()]
     cells: list[npt.NDArray[np.int8]] = []
     turns: list[int] = []
@@ -249,6 +256,12 @@ def main() -> None:
     g.add_argument("--random-plies", type=int, default=8)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--out", type=Path, required=True)
+    g.add_argument(
+        "--openings",
+        default=None,
+        help="built-in opening deck (default: the variant's; a giveaway form has none: "
+        "its variant's deck gives varied games)",
+    )
     f = commands.add_parser("fit", help="fit the pattern weights and write the data file")
     f.add_argument("data", type=Path, nargs="+")
     f.add_argument("--out", type=Path, default=PACKAGE_DATA)
@@ -269,7 +282,15 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.variant, args.depth, args.minutes, args.random_plies, args.seed, args.out)
+        generate(
+            args.variant,
+            args.depth,
+            args.minutes,
+            args.random_plies,
+            args.seed,
+            args.out,
+            args.openings,
+        )
     else:
         missing = [str(path) for path in args.data if not path.is_file()]
         if missing:
