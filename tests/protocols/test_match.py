@@ -105,6 +105,19 @@ def test_opening_deck_each_opening_with_each_colour() -> None:
     _check_pdn(report.pdn(), 4, "english")
 
 
+def test_a_giveaway_match_plays_its_variant_s_deck_and_no_other() -> None:
+    deck = OpeningDeck.builtin("english-2move")
+    report = run_match(
+        "english-giveaway", ["damier:1", "damier:2"], 2, Limits(depth=1), deck=deck, seed=3
+    )
+    assert report.games[0].opening == report.games[1].opening in deck.openings
+    for record in report.games:
+        assert record.game.variant.giveaway
+        assert [m.notation for m in record.game.moves[:2]] == list(record.opening)
+    with pytest.raises(ValueError, match="is for english, not russian-giveaway"):
+        run_match("russian-giveaway", ["damier:1", "damier:1"], 2, Limits(depth=1), deck=deck)
+
+
 def test_same_engine_twice_gets_two_names() -> None:
     report = run_match("international", ["damier:1", "damier:1"], 2, Limits(depth=1))
     assert report.players == ("damier:1", "damier:1 #2")
