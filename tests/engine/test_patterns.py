@@ -44,6 +44,7 @@ LEARNED = [
     "italian",
     "spanish",
     "turkish",
+    "russian-giveaway",
 ]
 """The variants the package has weights for, its own or shared."""
 WEIGHTS = [(variant, "random") for variant in VARIANTS] + [
@@ -154,10 +155,25 @@ def test_a_variant_s_own_weights_come_before_those_it_shares() -> None:
 
 @pytest.mark.parametrize(
     "variant",
-    ["russian-giveaway", "brazilian-giveaway", "english-giveaway", "italian+dark-first", "czech"],
+    [
+        "brazilian-giveaway",
+        "english-giveaway",
+        "international-giveaway",
+        "italian+dark-first",
+        "czech",
+    ],
 )
 def test_other_variants_keep_the_hand_set_evaluation(variant: str) -> None:
     assert pattern_weights(get_variant(variant)) is None
+
+
+def test_a_giveaway_form_learns_its_own_weights_not_its_variant_s() -> None:
+    giveaway, russian = (
+        pattern_weights(get_variant("russian-giveaway")),
+        pattern_weights(get_variant("russian")),
+    )
+    assert giveaway is not None and russian is not None
+    assert not np.array_equal(giveaway, russian)
 
 
 def test_the_trainer_recovers_a_small_problem() -> None:
