@@ -59,20 +59,25 @@ ENVIRONMENT = "DAMIER_EVAL"
 (unset: :data:`DEFAULT`)."""
 DEFAULT = True
 """On: against the engine before the patterns, at 0.1 s a move over 200 games, today's
-engine scores 84.2% on Turkish (Elo +291 +/- 54), 73.8% on International (+179 +/- 42),
+engine scores 84.2% on Turkish (Elo +291 +/- 54), 74.0% on International (+182 +/- 41),
 76.2% on Russian (+203 +/- 37), 71.2% on English, 70.2% on Spanish, 70.2% on Brazilian
-and 70.2% on Italian, and 82.8% on Russian giveaway (the README's design notes have each
-match)."""
+and 70.2% on Italian, and 82.8% on Russian giveaway (69.0% on International giveaway over
+100 games; the README's design notes have each match)."""
 
 
-SHARED = {"brazilian": "russian", "pool": "russian"}
+SHARED = {
+    "brazilian": "russian",
+    "pool": "russian",
+    "brazilian-giveaway": "russian-giveaway",
+    "pool-giveaway": "russian-giveaway",
+}
 """Variants that read another variant's weights while they have none of their own (the
 trainer's ``--warm`` starts their first own weights from those): a weight is about men on
 given squares, so it carries over only to the same board seen from the same side (a
 mirrored board, Italian's or Spanish's, puts other squares in each region) with the same
 moves and captures of men (Brazilian and pool men capture backward as Russian ones do; the
 rules differ in which capture must be taken and in a promotion during a capture).
-Never a giveaway form, whose aim is the opposite: it learns its own (Russian giveaway)."""
+A giveaway form reads only a giveaway form's weights: its aim is the opposite."""
 
 
 def regions(variant: Variant) -> npt.NDArray[np.int64]:
