@@ -71,7 +71,12 @@ def generate(
     engine = Engine(variant, level=10)
     rng = random.Random(seed)
     deck = deck or VARIANT_DECKS.get(variant)
-    openings = list(OpeningDeck.builtin(deck).openings) if deck else [()]
+    openings: list[tuple[str, ...]] = [()]
+    if deck:
+        chosen = OpeningDeck.builtin(deck)
+        if not chosen.serves(engine.variant):
+            raise SystemExit(f"the opening deck {deck!r} is for {chosen.variant}, not {variant}")
+        openings = list(chosen.openings)
     cells: list[npt.NDArray[np.int8]] = []
     turns: list[int] = []
     scores: list[int] = []
@@ -282,6 +287,10 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.command == "generate":
+        if args.openings and args.openings not in OpeningDeck.builtin_names():
+            parser.error(
+                f"no opening deck {args.openings!r}: {', '.join(OpeningDeck.builtin_names())}"
+            )
         generate(
             args.variant,
             args.depth,

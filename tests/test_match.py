@@ -19,6 +19,7 @@ from damier.match import (
     OpeningDeck,
     balanced_match,
 )
+from damier.rules import get_variant
 
 BARRED = {
     ("9-14", "21-17"),
@@ -199,6 +200,14 @@ def test_cli_match_with_the_three_move_deck(capsys: pytest.CaptureFixture[str]) 
     args = ["match", "--variant", "english", "--engine", "damier:1", "--engine", "damier:1"]
     assert main([*args, "--games", "2", "--openings", "english-3move", "--depth", "1"]) == 0
     assert "score damier:1 - damier:1" in capsys.readouterr().out
+
+
+def test_a_deck_serves_its_variant_and_that_variant_s_giveaway_form_only() -> None:
+    deck = OpeningDeck.builtin("russian-3move")
+    assert deck.serves(get_variant("russian"))
+    assert deck.serves(get_variant("russian-giveaway"))
+    assert not deck.serves(get_variant("brazilian"))
+    assert not deck.serves(get_variant("english-giveaway"))
 
 
 def test_unknown_and_malformed_decks_are_clear_errors() -> None:

@@ -45,6 +45,12 @@ class OpeningDeck:
     """Each opening's name in its source (``ACF 5 Dreaded Edinburgh``), or ``""``; empty
     when no opening of the deck has one."""
 
+    def serves(self, variant: Variant) -> bool:
+        """Whether the deck's openings start games of ``variant``: its own variant, or that
+        variant's giveaway form (the same board and moves), as in a match's losing mode."""
+        own = get_variant(self.variant)
+        return variant in (own, own.as_giveaway())
+
     @classmethod
     def parse(cls, name: str, text: str) -> OpeningDeck:
         """A deck from its text: ``# variant: NAME``, ``# status: incomplete``, one opening a

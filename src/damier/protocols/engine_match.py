@@ -491,12 +491,7 @@ def run_match(
         raise ValueError(f"a match needs two engines, not {len(engines)}")
     if games < 1:
         raise ValueError("a match needs at least one game")
-    # A variant's deck serves its giveaway form too (the same board and moves), as in a
-    # match's losing mode.
-    if deck is not None and rules not in (
-        deck_rules := get_variant(deck.variant),
-        deck_rules.as_giveaway(),
-    ):
+    if deck is not None and not deck.serves(rules):
         raise ValueError(f"the opening deck {deck.name!r} is for {deck.variant}, not {rules.name}")
     names: list[str] = []
     for engine in engines:
