@@ -10,11 +10,17 @@ import pytest
 
 from damier import Board, all_variants
 from damier.engine import Engine
-from damier.engine.bitsearch import bitboard_position, evaluate_bits
-from damier.engine.evaluation import evaluate, evaluation_tables
+from damier.engine.bitsearch import _play_configurations, bitboard_position
+from damier.engine.evaluation import (
+    evaluate,
+    evaluation_tables,
+    family_weights,
+    tables_from_weights,
+)
+from damier.engine.patterns import CONFIGURATIONS, regions
 from damier.engine.search import INFINITY, MATE, S_NO_MOVE, SearchContext
 from damier.kernel import layout as L
-from damier.kernel.bitboard import covers
+from damier.kernel.bitboard import M_CAPS, M_FROM, M_KING, M_TO, covers, list_captures, list_quiet
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
 
@@ -61,14 +67,10 @@ def test_the_evaluations_agree(variant: str) -> None:
     position = bitboard_position(rules, t)
     assert position is not None
     pst, extra = evaluation_tables(rules)
-    bit_pst, bit_extra = position.by_bit(pst, extra)
     for board in random_positions(variant, 40, seed=7):
         sq = board.cells
         for player in (0, 1):
-            me, opp, kings = position.sides(sq, player)
-            by_bits = evaluate_bits(
-                position.spec.q, me, opp, kings, player, position.wings, bit_pst, bit_extra
-            )
+            by_bits = position.evaluate(sq, player, pst, extra)
             assert by_bits == evaluate(t, sq, player, pst, extra), board.fen
 
 
@@ -106,3 +108,49 @@ def test_the_searches_agree_without_reductions(variant: str) -> None:
                 )
                 assert np.array_equal(sq, board.cells)  # the table search restores it
             assert values[0] == values[1], (board.fen, depth)
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_the_pattern_configurations_the_search_carries_are_those_read_afresh(
+    variant: str,
+) -> None:
+    """After every move of random positions (men moved, crowned, taken; kings too), the
+    configurations the search updates equal those of the child read from its men."""
+    rules = get_variant(variant)
+    position = bitboard_position(rules, compile_tables(rules))
+    assert position is not None
+    zero = np.zeros((len(regions(rules)), CONFIGURATIONS), dtype=np.int32)
+    _, extra = position.by_bit(*tables_from_weights(rules, family_weights(rules), zero))
+    spec, moves = position.spec, position.moves
+    crowned = 0
+    for board in random_positions(variant, 60, seed=13):
+        player = board.turn
+        me, opp, kings = position.sides(board.cells, player)
+        carried = position.configurations(me, opp, kings, player, extra, 0).copy()
+        count = list_captures(
+            spec.geo,
+            spec.q,
+            me,
+            opp,
+            kings,
+            player,
+            moves,
+            0,
+            position.fb,
+            position.fi,
+            position.st,
+            True,
+        )
+        if count == 0:
+            count = list_quiet(spec.geo, spec.q, me, opp, kings, player, moves, 0, position.st)
+        for i in range(count):
+            _play_configurations(carried, 0, moves, i, kings, player, position.cell_of, extra)
+            origin, to, caps = (moves[0, i, field] for field in (M_FROM, M_TO, M_CAPS))
+            child_kings = kings & ~origin & ~caps
+            if moves[0, i, M_KING]:
+                child_kings |= to
+                crowned += 1
+            child_me, child_opp = (me & ~origin) | to, opp & ~caps
+            afresh = position.configurations(child_opp, child_me, child_kings, 1 - player, extra, 1)
+            assert np.array_equal(carried[1], afresh[1]), (board.fen, i)
+    assert crowned > 0, "some moves crown"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from damier.engine.bitsearch import bitboard_position, evaluate_bits
+from damier.engine.bitsearch import bitboard_position
 from damier.engine.evaluation import evaluate, family_weights, tables_from_weights
 from damier.engine.patterns import (
     CONFIGURATIONS,
@@ -122,7 +122,6 @@ def test_the_compiled_look_ups_agree_with_plain_numpy(variant: str, source: str)
     plain_pst, plain_extra = tables_from_weights(rules, hand)
     t = compile_tables(rules)
     position = bitboard_position(rules, t)  # None: the table search alone (Turkish)
-    bit_pst, bit_extra = position.by_bit(pst, extra) if position is not None else (pst, extra)
     for board in random_positions(variant, 30, seed=5):
         cells = board.cells
         expected = plain_value(variant, weights, cells)
@@ -132,11 +131,7 @@ def test_the_compiled_look_ups_agree_with_plain_numpy(variant: str, source: str)
             assert learned - evaluate(t, cells, player, plain_pst, plain_extra) == sign * expected
             if position is None:
                 continue
-            me, opp, kings = position.sides(cells, player)
-            by_bits = evaluate_bits(
-                position.spec.q, me, opp, kings, player, position.wings, bit_pst, bit_extra
-            )
-            assert by_bits == learned, board.fen
+            assert position.evaluate(cells, player, pst, extra) == learned, board.fen
 
 
 @pytest.mark.parametrize(("variant", "owner"), sorted(SHARED.items()))

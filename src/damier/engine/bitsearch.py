@@ -19,7 +19,13 @@ import numpy.typing as npt
 from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
 from damier.egtb.probe import search_tables
 from damier.engine.evaluation import combine
-from damier.engine.patterns import REGIONS, pattern_value, squares_by
+from damier.engine.patterns import (
+    REGIONS,
+    configured_value,
+    reconfigure,
+    set_configurations,
+    squares_by,
+)
 from damier.engine.search import (
     EXACT,
     INFINITY,
@@ -82,11 +88,12 @@ below the mate scores, so a win the search sees to the end is preferred."""
 
 
 @kernel_inline
-def evaluate_bits(q, me, opp, kings, player, wings, pst, extra):
+def evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply):
     """:func:`damier.engine.evaluation.evaluate` of the position ``me`` (``player``, to
     move) against ``opp``; ``pst`` and ``extra`` are indexed by bit
-    (:meth:`BitboardPosition.by_bit`) and ``wings`` holds the left and right halves of the
-    board."""
+    (:meth:`BitboardPosition.by_bit`), ``wings`` holds the left and right halves of the
+    board and ``configurations[ply]`` the position's pattern configurations
+    (:func:`damier.engine.patterns.set_configurations`)."""
     score = 0
     my_kings = 0
     their_kings = 0
@@ -120,10 +127,8 @@ def evaluate_bits(q, me, opp, kings, player, wings, pst, extra):
     mine = popcount(my_men & wings[1]) - popcount(my_men & wings[0])
     theirs = popcount(their_men & wings[1]) - popcount(their_men & wings[0])
     if extra[REGIONS] > 0:
-        if player == 0:
-            score += pattern_value(my_men, their_men, extra)
-        else:
-            score -= pattern_value(their_men, my_men, extra)
+        learned = configured_value(configurations, ply, extra)
+        score += learned if player == 0 else -learned
     return combine(
         score,
         mobility,
@@ -149,6 +154,26 @@ def _move_key(moves, ply, i, cell_of):
         signature |= 1 << (cell_of[bit_index(bit)] % 47)
     origin = cell_of[bit_index(moves[ply, i, M_FROM])]
     return origin | (cell_of[bit_index(moves[ply, i, M_TO])] << 8) | (signature << 16)
+
+
+@kernel_inline
+def _play_configurations(configurations, ply, moves, i, kings, player, cell_of, extra):
+    """``configurations[ply + 1]``: those of ``configurations[ply]`` after bitboard move
+    ``i`` (kings are not in the patterns: only the men that move, crown or are taken
+    change them)."""
+    for slot in range(2 * extra[REGIONS]):
+        configurations[ply + 1, slot] = configurations[ply, slot]
+    origin = moves[ply, i, M_FROM]
+    if origin & kings == ZERO:
+        reconfigure(configurations, ply + 1, cell_of[bit_index(origin)], player, -1, extra)
+        if moves[ply, i, M_KING] == ZERO:
+            to = cell_of[bit_index(moves[ply, i, M_TO])]
+            reconfigure(configurations, ply + 1, to, player, 1, extra)
+    caps = moves[ply, i, M_CAPS] & ~kings
+    while caps != ZERO:
+        bit = caps & ~(caps - ONE)
+        caps ^= bit
+        reconfigure(configurations, ply + 1, cell_of[bit_index(bit)], 1 - player, -1, extra)
 
 
 @kernel_inline
@@ -201,6 +226,7 @@ def bit_negamax(
     runs,
     pst,
     extra,
+    configurations,
     tb_ix,
     tb_values,
     tb_distances,
@@ -214,7 +240,7 @@ def bit_negamax(
         return 0
     count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
-        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
+        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
     captures = count > 0
     if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
         index = probe_index(tb_ix, me, opp, kings, player)
@@ -229,14 +255,14 @@ def bit_negamax(
         if depth <= 0 or ply >= MAX_PLY - 2:
             if count_quiet(geo, q, me, opp, kings, player) == 0:
                 return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
+            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
         count = list_quiet(geo, q, me, opp, kings, player, moves, ply, st)
         if count < 0:
-            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
+            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
         if count == 0:
             return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     elif ply >= MAX_PLY - 2:
-        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra)
+        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
     remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
     if decides:
         return score
@@ -274,6 +300,8 @@ def bit_negamax(
             child_kings |= to
         child_me = opp & ~caps
         child_opp = (me & ~origin) | to
+        if extra[REGIONS] > 0:
+            _play_configurations(configurations, ply, moves, i, kings, player, cell_of, extra)
         window = -beta if n == 0 else -alpha - 1
         search_depth = reduced(n, depth, captures, child_depth)
         while True:
@@ -307,6 +335,7 @@ def bit_negamax(
                 runs,
                 pst,
                 extra,
+                configurations,
                 tb_ix,
                 tb_values,
                 tb_distances,
@@ -370,6 +399,7 @@ class BitboardPosition:
         self.fb = np.zeros((MAX_LEVELS, FB_WIDTH), dtype=np.uint64)
         self.fi = np.zeros((MAX_LEVELS, FI_WIDTH), dtype=np.int64)
         self.st = np.zeros(3, dtype=np.int64)
+        self._configurations = np.zeros((MAX_PLY + 1, 1), dtype=np.int32)
         self._by_bit: tuple[npt.NDArray[np.int32], ...] | None = None
 
     def run(
@@ -388,6 +418,7 @@ class BitboardPosition:
         """:func:`bit_negamax` of the position ``sq`` on ``context``'s tables."""
         me, opp, kings = self.sides(sq, player)
         pst, extra = self.by_bit(pst, extra)
+        configurations = self.configurations(me, opp, kings, player, extra, ply)
         return int(
             bit_negamax(
                 self.spec.geo,
@@ -419,6 +450,7 @@ class BitboardPosition:
                 context.runs,
                 pst,
                 extra,
+                configurations,
                 *self.tablebase,
             )
         )
@@ -438,6 +470,38 @@ class BitboardPosition:
         squares_by(renumbered, self.bit_of_cell)
         self._by_bit = (pst, extra, out, renumbered)
         return out, renumbered
+
+    def evaluate(
+        self,
+        sq: npt.NDArray[np.int8],
+        player: int,
+        pst: npt.NDArray[np.int32],
+        extra: npt.NDArray[np.int32],
+    ) -> int:
+        """:func:`evaluate_bits` of the position ``sq`` for ``player``."""
+        me, opp, kings = self.sides(sq, player)
+        pst, extra = self.by_bit(pst, extra)
+        configurations = self.configurations(me, opp, kings, player, extra, 0)
+        q, wings = self.spec.q, self.wings
+        return int(evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, 0))
+
+    def configurations(
+        self,
+        me: np.uint64,
+        opp: np.uint64,
+        kings: np.uint64,
+        player: int,
+        extra: npt.NDArray[np.int32],
+        ply: int,
+    ) -> npt.NDArray[np.int32]:
+        """Room for the pattern configurations of ``extra``'s regions (indexed by bit) at
+        each ply, those of the position at ``ply``."""
+        slots = 2 * int(extra[REGIONS])
+        if self._configurations.shape[1] < slots:
+            self._configurations = np.zeros((MAX_PLY + 1, slots), dtype=np.int32)
+        white, black = (me, opp) if player == 0 else (opp, me)
+        set_configurations(white & ~kings, black & ~kings, extra, self._configurations, ply)
+        return self._configurations
 
     def sides(
         self, sq: npt.NDArray[np.int8], player: int

@@ -24,7 +24,12 @@ weights that are not per cell), after the hand-set ones:
   view gathers its region's men of each colour into a byte, two bits a pair;
 - then two tables of 256: the base-3 digits of such a byte as a number (White's view, then
   Black's, whose pairs are the other way round);
-- then ``R * 3**8`` weights, region by region, in hundredths of a man.
+- then ``R * 3**8`` weights, region by region, in hundredths of a man;
+- then, for each cell, the regions it belongs to (:data:`MEMBERSHIPS` at most): their
+  number, then for each the slot of its configuration (``r`` in White's view, ``R + r`` in
+  Black's) and how much a White man and a Black man on the cell add to it. The bitboard
+  search keeps each ply's configurations and updates them by these as it plays a move,
+  rather than reading the regions again at every leaf (:func:`configured_value`).
 
 Weights are kept per variant in ``data/patterns.npz``; a variant of :data:`SHARED` without
 its own reads another's, and the others without weights keep the hand-set evaluation
@@ -41,7 +46,7 @@ import numpy as np
 import numpy.typing as npt
 
 from damier.geometry import SquareGeometry, geometry_of
-from damier.kernel.jit import kernel_inline
+from damier.kernel.jit import kernel, kernel_inline
 from damier.rules import Variant
 
 DIGITS = 8
@@ -52,6 +57,10 @@ REGIONS = 4
 SQUARES = 5
 """Index in ``extra`` of the first region's pairs."""
 PAIRS = 4
+MEMBERSHIPS = 16
+"""Regions a square belongs to, at most: four row offsets by two column offsets, in each
+view."""
+MEMBERSHIP_WIDTH = 1 + 3 * MEMBERSHIPS
 
 DATA_FILE = "patterns.npz"
 ENVIRONMENT = "DAMIER_EVAL"
@@ -168,8 +177,36 @@ def pattern_extra(variant: Variant, weights: npt.NDArray[np.int32] | None) -> np
     assert np.all(blocks[:, 1::2] == blocks[:, ::2] + 1), "a region's pairs are neighbours"
     starts = np.concatenate([blocks[:, ::2], turned(variant)[blocks[:, 1::2]]], axis=1)
     return np.concatenate(
-        [np.array([len(blocks)]), starts.ravel(), _digit_tables(), weights.ravel()]
+        [
+            np.array([len(blocks)]),
+            starts.ravel(),
+            _digit_tables(),
+            weights.ravel(),
+            _memberships(variant).ravel(),
+        ]
     ).astype(np.int32)
+
+
+def _memberships(variant: Variant) -> npt.NDArray[np.int64]:
+    """``[cell]``: the number of regions the cell belongs to, then (slot, what a White man
+    there adds, what a Black man adds) for each. Digit ``k`` of White's view of a region is
+    its ``k``-th cell, 1 for a White man and 2 for a Black one; of Black's view, the cell the
+    half turn takes it to, 1 for a Black man and 2 for a White one."""
+    blocks = regions(variant)
+    count = len(blocks)
+    powers = 3 ** np.arange(DIGITS - 1, -1, -1, dtype=np.int64)
+    half_turn = turned(variant)
+    found: list[list[tuple[int, int, int]]] = [[] for _ in range(len(half_turn))]
+    for r, block in enumerate(blocks):
+        for power, white_cell, black_cell in zip(powers, block, half_turn[block], strict=True):
+            found[white_cell].append((r, int(power), 2 * int(power)))
+            found[black_cell].append((count + r, 2 * int(power), int(power)))
+    out = np.zeros((len(found), MEMBERSHIP_WIDTH), dtype=np.int64)
+    for cell, entries in enumerate(found):
+        assert len(entries) <= MEMBERSHIPS
+        out[cell, 0] = len(entries)
+        out[cell, 1 : 1 + 3 * len(entries)] = np.array(entries, dtype=np.int64).ravel()
+    return out
 
 
 def squares_by(extra: npt.NDArray[np.int32], bit_of_cell: npt.NDArray[np.int64]) -> None:
@@ -181,30 +218,74 @@ def squares_by(extra: npt.NDArray[np.int32], bit_of_cell: npt.NDArray[np.int64])
 
 
 @kernel_inline
+def _configurations(white_men, black_men, extra, r):
+    """Region ``r``'s configuration in White's view and in Black's, for the men
+    ``white_men`` and ``black_men`` (words whose bits the squares of ``extra`` number)."""
+    count = extra[REGIONS]
+    digits = SQUARES + 2 * PAIRS * count
+    first = SQUARES + 2 * PAIRS * r
+    pair = np.uint64(3)
+    white_white = np.uint64(0)
+    white_black = np.uint64(0)
+    black_white = np.uint64(0)
+    black_black = np.uint64(0)
+    for j in range(PAIRS):
+        a = np.uint64(extra[first + j])
+        b = np.uint64(extra[first + PAIRS + j])
+        shift = np.uint64(2 * j)
+        white_white |= ((white_men >> a) & pair) << shift
+        white_black |= ((black_men >> a) & pair) << shift
+        black_white |= ((white_men >> b) & pair) << shift
+        black_black |= ((black_men >> b) & pair) << shift
+    white = extra[digits + int(white_white)] + 2 * extra[digits + int(white_black)]
+    black = extra[digits + 256 + int(black_black)] + 2 * extra[digits + 256 + int(black_white)]
+    return white, black
+
+
+@kernel_inline
 def pattern_value(white_men, black_men, extra):
     """The patterns' value for White of the men ``white_men`` and ``black_men`` (words whose
     bits the squares of ``extra`` number)."""
     count = extra[REGIONS]
-    digits = SQUARES + 2 * PAIRS * count
-    base = digits + 512
-    pair = np.uint64(3)
+    base = SQUARES + 2 * PAIRS * count + 512
     score = 0
     for r in range(count):
-        first = SQUARES + 2 * PAIRS * r
-        white_white = np.uint64(0)
-        white_black = np.uint64(0)
-        black_white = np.uint64(0)
-        black_black = np.uint64(0)
-        for j in range(PAIRS):
-            a = np.uint64(extra[first + j])
-            b = np.uint64(extra[first + PAIRS + j])
-            shift = np.uint64(2 * j)
-            white_white |= ((white_men >> a) & pair) << shift
-            white_black |= ((black_men >> a) & pair) << shift
-            black_white |= ((white_men >> b) & pair) << shift
-            black_black |= ((black_men >> b) & pair) << shift
-        white = extra[digits + int(white_white)] + 2 * extra[digits + int(white_black)]
-        black = extra[digits + 256 + int(black_black)] + 2 * extra[digits + 256 + int(black_white)]
+        white, black = _configurations(white_men, black_men, extra, r)
         table = base + CONFIGURATIONS * r
         score += extra[table + white] - extra[table + black]
     return score
+
+
+@kernel
+def set_configurations(white_men, black_men, extra, configurations, ply):
+    """Fill ``configurations[ply]`` with each region's configuration in White's view (slot
+    ``r``) and in Black's (slot ``R + r``)."""
+    count = extra[REGIONS]
+    for r in range(count):
+        white, black = _configurations(white_men, black_men, extra, r)
+        configurations[ply, r] = white
+        configurations[ply, count + r] = black
+
+
+@kernel_inline
+def configured_value(configurations, ply, extra):
+    """:func:`pattern_value` of the men whose configurations are ``configurations[ply]``."""
+    count = extra[REGIONS]
+    base = SQUARES + 2 * PAIRS * count + 512
+    score = 0
+    for r in range(count):
+        table = base + CONFIGURATIONS * r
+        score += extra[table + configurations[ply, r]]
+        score -= extra[table + configurations[ply, count + r]]
+    return score
+
+
+@kernel_inline
+def reconfigure(configurations, ply, cell, colour, sign, extra):
+    """Put (``sign`` 1) or take away (-1) a man of ``colour`` (0 White) on ``cell`` in
+    ``configurations[ply]``."""
+    count = extra[REGIONS]
+    row = SQUARES + 2 * PAIRS * count + 512 + CONFIGURATIONS * count + MEMBERSHIP_WIDTH * cell
+    for k in range(extra[row]):
+        entry = row + 1 + 3 * k
+        configurations[ply, extra[entry]] += sign * extra[entry + 1 + colour]
