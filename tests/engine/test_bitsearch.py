@@ -10,7 +10,7 @@ import pytest
 
 from damier import Board, all_variants
 from damier.engine import Engine
-from damier.engine.bitsearch import _play_configurations, bitboard_position
+from damier.engine.bitsearch import _play_carried, bitboard_position
 from damier.engine.evaluation import (
     evaluate,
     evaluation_tables,
@@ -111,46 +111,40 @@ def test_the_searches_agree_without_reductions(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", COVERED)
-def test_the_pattern_configurations_the_search_carries_are_those_read_afresh(
-    variant: str,
-) -> None:
-    """After every move of random positions (men moved, crowned, taken; kings too), the
-    configurations the search updates equal those of the child read from its men."""
+def test_what_the_search_carries_is_what_the_position_says(variant: str) -> None:
+    """After every move of every position of random games (men moved, crowned, taken;
+    kings too), the pattern configurations and the placement the search updates equal
+    those of the child read afresh."""
     rules = get_variant(variant)
     position = bitboard_position(rules, compile_tables(rules))
     assert position is not None
     zero = np.zeros((len(regions(rules)), CONFIGURATIONS), dtype=np.int32)
-    _, extra = position.by_bit(*tables_from_weights(rules, family_weights(rules), zero))
-    spec, moves = position.spec, position.moves
+    pst, extra = position.by_bit(*tables_from_weights(rules, family_weights(rules), zero))
+    spec, moves, st = position.spec, position.moves, position.st
+    rng = random.Random(13)
     crowned = 0
-    for board in random_positions(variant, 60, seed=13):
-        player = board.turn
-        me, opp, kings = position.sides(board.cells, player)
-        carried = position.configurations(me, opp, kings, player, extra, 0).copy()
-        count = list_captures(
-            spec.geo,
-            spec.q,
-            me,
-            opp,
-            kings,
-            player,
-            moves,
-            0,
-            position.fb,
-            position.fi,
-            position.st,
-            True,
-        )
-        if count == 0:
-            count = list_quiet(spec.geo, spec.q, me, opp, kings, player, moves, 0, position.st)
-        for i in range(count):
-            _play_configurations(carried, 0, moves, i, kings, player, position.cell_of, extra)
-            origin, to, caps = (moves[0, i, field] for field in (M_FROM, M_TO, M_CAPS))
-            child_kings = kings & ~origin & ~caps
-            if moves[0, i, M_KING]:
-                child_kings |= to
-                crowned += 1
-            child_me, child_opp = (me & ~origin) | to, opp & ~caps
-            afresh = position.configurations(child_opp, child_me, child_kings, 1 - player, extra, 1)
-            assert np.array_equal(carried[1], afresh[1]), (board.fen, i)
+    for _ in range(6):
+        board = Board(variant)
+        for _ in range(200):
+            if not board.legal_moves:
+                break
+            player = board.turn
+            me, opp, kings = position.sides(board.cells, player)
+            carried = position.carried(me, opp, kings, player, pst, extra, 0).copy()
+            geo, q, fb, fi = spec.geo, spec.q, position.fb, position.fi
+            count = list_captures(geo, q, me, opp, kings, player, moves, 0, fb, fi, st, True)
+            if count == 0:
+                count = list_quiet(geo, q, me, opp, kings, player, moves, 0, st)
+            for i in range(count):
+                _play_carried(carried, 0, moves, i, kings, player, position.cell_of, pst, extra)
+                origin, to, caps = (moves[0, i, field] for field in (M_FROM, M_TO, M_CAPS))
+                child_kings = kings & ~origin & ~caps
+                if moves[0, i, M_KING]:
+                    child_kings |= to
+                    crowned += origin & kings == 0
+                child_me, child_opp = (me & ~origin) | to, opp & ~caps
+                child = (child_opp, child_me, child_kings, 1 - player)
+                afresh = position.carried(*child, pst, extra, 1)
+                assert np.array_equal(carried[1], afresh[1]), (board.fen, i)
+            board.push(rng.choice(board.legal_moves))
     assert crowned > 0, "some moves crown"

@@ -88,15 +88,10 @@ below the mate scores, so a win the search sees to the end is preferred."""
 
 
 @kernel_inline
-def evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply):
-    """:func:`damier.engine.evaluation.evaluate` of the position ``me`` (``player``, to
-    move) against ``opp``; ``pst`` and ``extra`` are indexed by bit
-    (:meth:`BitboardPosition.by_bit`), ``wings`` holds the left and right halves of the
-    board and ``configurations[ply]`` the position's pattern configurations
-    (:func:`damier.engine.patterns.set_configurations`)."""
+def placement(me, opp, kings, player, pst):
+    """The material and placement of ``player``'s pieces ``me`` less those of the other
+    side's ``opp`` (``pst`` indexed by bit): what the search carries from ply to ply."""
     score = 0
-    my_kings = 0
-    their_kings = 0
     for side in range(2):
         pieces = me if side == 0 else opp
         owner = player if side == 0 else 1 - player
@@ -104,15 +99,21 @@ def evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, 
         while pieces != ZERO:
             bit = pieces & ~(pieces - ONE)
             pieces ^= bit
-            index = bit_index(bit)
-            if bit & kings:
-                score += sign * pst[2 * owner + 2, index]
-                if side == 0:
-                    my_kings += 1
-                else:
-                    their_kings += 1
-            else:
-                score += sign * pst[2 * owner + 1, index]
+            score += sign * pst[2 * owner + (2 if bit & kings else 1), bit_index(bit)]
+    return score
+
+
+@kernel_inline
+def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
+    """:func:`damier.engine.evaluation.evaluate` of the position ``me`` (``player``, to
+    move) against ``opp``; ``extra`` is indexed by bit (:meth:`BitboardPosition.by_bit`),
+    ``wings`` holds the left and right halves of the board and ``carried[ply]`` what the
+    search carries of the position: its pattern configurations
+    (:func:`damier.engine.patterns.set_configurations`), then White's :func:`placement`."""
+    regions = extra[REGIONS]
+    white = carried[ply, 2 * regions]
+    if regions > 0:
+        white += configured_value(carried, ply, extra)
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
     empty = ~(me | opp)
@@ -126,18 +127,15 @@ def evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, 
             mobility -= popcount(step(their_men, d, sa, sb) & empty & wings[2])
     mine = popcount(my_men & wings[1]) - popcount(my_men & wings[0])
     theirs = popcount(their_men & wings[1]) - popcount(their_men & wings[0])
-    if extra[REGIONS] > 0:
-        learned = configured_value(configurations, ply, extra)
-        score += learned if player == 0 else -learned
     return combine(
-        score,
+        white if player == 0 else -white,
         mobility,
         mine,
         theirs,
         popcount(me),
         popcount(opp),
-        my_kings,
-        their_kings,
+        popcount(me & kings),
+        popcount(opp & kings),
         extra,
     )
 
@@ -157,23 +155,31 @@ def _move_key(moves, ply, i, cell_of):
 
 
 @kernel_inline
-def _play_configurations(configurations, ply, moves, i, kings, player, cell_of, extra):
-    """``configurations[ply + 1]``: those of ``configurations[ply]`` after bitboard move
-    ``i`` (kings are not in the patterns: only the men that move, crown or are taken
-    change them)."""
-    for slot in range(2 * extra[REGIONS]):
-        configurations[ply + 1, slot] = configurations[ply, slot]
+def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra):
+    """``carried[ply + 1]``: what ``carried[ply]`` says of the position (see
+    :func:`evaluate_bits`) after bitboard move ``i``. Kings are not in the patterns: only
+    the men that move, crown or are taken change the configurations."""
+    regions = extra[REGIONS]
+    for slot in range(2 * regions + 1):
+        carried[ply + 1, slot] = carried[ply, slot]
     origin = moves[ply, i, M_FROM]
-    if origin & kings == ZERO:
-        reconfigure(configurations, ply + 1, cell_of[bit_index(origin)], player, -1, extra)
-        if moves[ply, i, M_KING] == ZERO:
-            to = cell_of[bit_index(moves[ply, i, M_TO])]
-            reconfigure(configurations, ply + 1, to, player, 1, extra)
-    caps = moves[ply, i, M_CAPS] & ~kings
+    to = moves[ply, i, M_TO]
+    crowned = moves[ply, i, M_KING] != ZERO
+    gain = pst[2 * player + (2 if crowned else 1), bit_index(to)]
+    gain -= pst[2 * player + (2 if origin & kings else 1), bit_index(origin)]
+    if regions > 0 and origin & kings == ZERO:
+        reconfigure(carried, ply + 1, cell_of[bit_index(origin)], player, -1, extra)
+        if not crowned:
+            reconfigure(carried, ply + 1, cell_of[bit_index(to)], player, 1, extra)
+    caps = moves[ply, i, M_CAPS]
     while caps != ZERO:
         bit = caps & ~(caps - ONE)
         caps ^= bit
-        reconfigure(configurations, ply + 1, cell_of[bit_index(bit)], 1 - player, -1, extra)
+        king = bit & kings != ZERO
+        gain += pst[2 * (1 - player) + (2 if king else 1), bit_index(bit)]
+        if regions > 0 and not king:
+            reconfigure(carried, ply + 1, cell_of[bit_index(bit)], 1 - player, -1, extra)
+    carried[ply + 1, 2 * regions] += gain if player == 0 else -gain
 
 
 @kernel_inline
@@ -226,7 +232,7 @@ def bit_negamax(
     runs,
     pst,
     extra,
-    configurations,
+    carried,
     tb_ix,
     tb_values,
     tb_distances,
@@ -240,7 +246,7 @@ def bit_negamax(
         return 0
     count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
-        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
+        return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
     captures = count > 0
     if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
         index = probe_index(tb_ix, me, opp, kings, player)
@@ -255,14 +261,14 @@ def bit_negamax(
         if depth <= 0 or ply >= MAX_PLY - 2:
             if count_quiet(geo, q, me, opp, kings, player) == 0:
                 return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
+            return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
         count = list_quiet(geo, q, me, opp, kings, player, moves, ply, st)
         if count < 0:
-            return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
+            return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
         if count == 0:
             return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     elif ply >= MAX_PLY - 2:
-        return evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, ply)
+        return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
     remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
     if decides:
         return score
@@ -300,8 +306,7 @@ def bit_negamax(
             child_kings |= to
         child_me = opp & ~caps
         child_opp = (me & ~origin) | to
-        if extra[REGIONS] > 0:
-            _play_configurations(configurations, ply, moves, i, kings, player, cell_of, extra)
+        _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra)
         window = -beta if n == 0 else -alpha - 1
         search_depth = reduced(n, depth, captures, child_depth)
         while True:
@@ -335,7 +340,7 @@ def bit_negamax(
                 runs,
                 pst,
                 extra,
-                configurations,
+                carried,
                 tb_ix,
                 tb_values,
                 tb_distances,
@@ -399,7 +404,7 @@ class BitboardPosition:
         self.fb = np.zeros((MAX_LEVELS, FB_WIDTH), dtype=np.uint64)
         self.fi = np.zeros((MAX_LEVELS, FI_WIDTH), dtype=np.int64)
         self.st = np.zeros(3, dtype=np.int64)
-        self._configurations = np.zeros((MAX_PLY + 1, 1), dtype=np.int32)
+        self._carried = np.zeros((MAX_PLY + 1, 1), dtype=np.int32)
         self._by_bit: tuple[npt.NDArray[np.int32], ...] | None = None
 
     def run(
@@ -418,7 +423,7 @@ class BitboardPosition:
         """:func:`bit_negamax` of the position ``sq`` on ``context``'s tables."""
         me, opp, kings = self.sides(sq, player)
         pst, extra = self.by_bit(pst, extra)
-        configurations = self.configurations(me, opp, kings, player, extra, ply)
+        carried = self.carried(me, opp, kings, player, pst, extra, ply)
         return int(
             bit_negamax(
                 self.spec.geo,
@@ -450,7 +455,7 @@ class BitboardPosition:
                 context.runs,
                 pst,
                 extra,
-                configurations,
+                carried,
                 *self.tablebase,
             )
         )
@@ -481,27 +486,30 @@ class BitboardPosition:
         """:func:`evaluate_bits` of the position ``sq`` for ``player``."""
         me, opp, kings = self.sides(sq, player)
         pst, extra = self.by_bit(pst, extra)
-        configurations = self.configurations(me, opp, kings, player, extra, 0)
+        carried = self.carried(me, opp, kings, player, pst, extra, 0)
         q, wings = self.spec.q, self.wings
-        return int(evaluate_bits(q, me, opp, kings, player, wings, pst, extra, configurations, 0))
+        return int(evaluate_bits(q, me, opp, kings, player, wings, extra, carried, 0))
 
-    def configurations(
+    def carried(
         self,
         me: np.uint64,
         opp: np.uint64,
         kings: np.uint64,
         player: int,
+        pst: npt.NDArray[np.int32],
         extra: npt.NDArray[np.int32],
         ply: int,
     ) -> npt.NDArray[np.int32]:
-        """Room for the pattern configurations of ``extra``'s regions (indexed by bit) at
-        each ply, those of the position at ``ply``."""
-        slots = 2 * int(extra[REGIONS])
-        if self._configurations.shape[1] < slots:
-            self._configurations = np.zeros((MAX_PLY + 1, slots), dtype=np.int32)
+        """Room for what the search carries at each ply (:func:`evaluate_bits`; ``pst``
+        and ``extra`` indexed by bit), that of the position at ``ply`` filled in."""
+        regions = int(extra[REGIONS])
+        if self._carried.shape[1] < 2 * regions + 1:
+            self._carried = np.zeros((MAX_PLY + 1, 2 * regions + 1), dtype=np.int32)
         white, black = (me, opp) if player == 0 else (opp, me)
-        set_configurations(white & ~kings, black & ~kings, extra, self._configurations, ply)
-        return self._configurations
+        set_configurations(white & ~kings, black & ~kings, extra, self._carried, ply)
+        value = int(placement(me, opp, kings, player, pst))
+        self._carried[ply, 2 * regions] = value if player == 0 else -value
+        return self._carried
 
     def sides(
         self, sq: npt.NDArray[np.int8], player: int
