@@ -60,10 +60,6 @@ key_numba_cache(
     [*KERNEL_SOURCES, *EGTB_SOURCES, *sorted(Path(__file__).parent.glob("*.py"))],
 )
 
-ASPIRATION = 30
-"""Half the width of the window, in hundredths of a man, in which each iteration first
-searches its first move: around the last iteration's value."""
-
 
 @dataclass(frozen=True)
 class Info:
@@ -314,7 +310,8 @@ class Engine:
         started: float,
         multipv: int,
     ) -> Iterator[Info]:
-        context, stats, t = self._context, self._context.stats, self._tables
+        context, stats = self._context, self._context.stats
+        t, pst, extra = self._tables, self._pst, self._extra
         following = (player + 1) % int(t.rules[L.R_PLAYERS])
         order = list(range(len(moves)))
         noise = self.level.noise
@@ -323,9 +320,7 @@ class Engine:
             yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
             return
         context.read_king_runs(board)
-        last = 0
         for iteration in range(1, max_depth + 1):
-            aspire = iteration > 2 and not noise and abs(last) < MATE - 1000
             alpha, best, best_index = -INFINITY, -INFINITY, order[0]
             scores: dict[int, int] = {}
             child_pv = None
@@ -334,20 +329,45 @@ class Engine:
                 make_move(t, sq, rows, i)
                 context.keys[0] = key
                 stats[S_HISTORY] = 0
-                child, depth = children[i], iteration - 1
-                if n == 0 and aspire:
-                    # Aspiration: the first move is searched in a window around the last
-                    # iteration's value, again in full only when it falls outside.
-                    low, high = last - ASPIRATION, last + ASPIRATION
-                    score = self._root_value(sq, following, child, depth, low, high)
-                    if not low < score < high and stats[S_STOP] == 0:
-                        score = self._root_value(sq, following, child, depth, -INFINITY, INFINITY)
-                elif n == 0 or noise:
-                    score = self._root_value(sq, following, child, depth, -INFINITY, INFINITY)
+                if n == 0 or noise:
+                    score = -context.run(
+                        t,
+                        sq,
+                        following,
+                        children[i],
+                        iteration - 1,
+                        1,
+                        -INFINITY,
+                        INFINITY if noise else -alpha,
+                        pst,
+                        extra,
+                    )
                 else:
-                    score = self._root_value(sq, following, child, depth, alpha, alpha + 1)
+                    score = -context.run(
+                        t,
+                        sq,
+                        following,
+                        children[i],
+                        iteration - 1,
+                        1,
+                        -alpha - 1,
+                        -alpha,
+                        pst,
+                        extra,
+                    )
                     if score > alpha and stats[S_STOP] == 0:
-                        score = self._root_value(sq, following, child, depth, alpha, INFINITY)
+                        score = -context.run(
+                            t,
+                            sq,
+                            following,
+                            children[i],
+                            iteration - 1,
+                            1,
+                            -INFINITY,
+                            -alpha,
+                            pst,
+                            extra,
+                        )
                 unmake_move(t, sq, rows, i)
                 if stats[S_STOP] == 1:
                     break
@@ -390,7 +410,6 @@ class Engine:
                 clock.perf_counter() - started,
                 int(stats[S_SELDEPTH]),
             )
-            last = info.score
             if multipv > 1 and stats[S_STOP] == 1 and iteration > 1:
                 break  # a better move, but no time for the other lines: keep the last ones
             if multipv > 1 and stats[S_STOP] == 0:
@@ -404,14 +423,6 @@ class Engine:
             # on the last one, so the whole allowance is used.
             if stats[S_STOP] == 1 or (info.mate is not None and iteration > abs(info.mate) + 2):
                 break
-
-    def _root_value(
-        self, sq: np.ndarray, following: int, key: int, depth: int, low: int, high: int
-    ) -> int:
-        """The value of the root move just played (the position ``sq``, ``following`` to
-        move, its key ``key``), searched ``depth`` plies within (``low``, ``high``)."""
-        t, pst, extra = self._tables, self._pst, self._extra
-        return -self._context.run(t, sq, following, key, depth, 1, -high, -low, pst, extra)
 
     def _other_lines(
         self,
