@@ -70,8 +70,9 @@ DEFAULT = True
 """On: against the engine before the patterns, at 0.1 s a move over 200 games, today's
 engine scores 84.2% on Turkish (Elo +291 +/- 54), 74.0% on International (+182 +/- 41),
 76.2% on Russian (+203 +/- 37), 71.2% on English, 70.2% on Spanish, 70.2% on Brazilian
-and 70.2% on Italian, and 82.8% on Russian giveaway (69.0% on International giveaway over
-100 games; the README's design notes have each match)."""
+and 70.2% on Italian, and 82.8% on Russian giveaway, 77.8% on Spanish giveaway, 66.0% on
+English giveaway, 63.5% on Italian giveaway (69.0% on International giveaway over 100
+games; the README's design notes have each match)."""
 
 
 SHARED = {
