@@ -308,7 +308,8 @@ def bit_negamax(
         child_opp = (me & ~origin) | to
         _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra)
         window = -beta if n == 0 else -alpha - 1
-        search_depth = reduced(n, depth, captures, child_depth)
+        crowns = moves[ply, i, M_KING] != ZERO and origin & kings == ZERO
+        search_depth = reduced(n, depth, captures, child_depth, beta - alpha > 1, crowns)
         while True:
             score = -bit_negamax(
                 geo,

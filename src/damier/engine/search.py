@@ -159,20 +159,23 @@ def pick(order, ply, n, count):
 
 
 @kernel_inline
-def reduced(n, depth, captures, child_depth):
-    """Late-move reduction: the depth at which the ``n``-th move is first searched."""
-    if n >= 3 and depth >= 3 and not captures:
-        return child_depth - (1 if n < 8 else 2)
-    return child_depth
+def reduced(n, depth, captures, child_depth, pv_node, crowns):
+    """Late-move reduction: the depth at which the ``n``-th move is first searched. Quiet
+    moves after the first (after the third on the principal line), crowning excepted, lose
+    a ply, and two from the fifth off the principal line."""
+    if depth < 2 or captures or crowns or n < (3 if pv_node else 1):
+        return child_depth
+    return child_depth - (2 if not pv_node and n >= 4 else 1)
 
 
 @kernel_inline
 def next_depth(depth, count, captures):
-    """The depth left to a child: one ply less, except after a forced capture (the only
-    move), which costs no depth, so that exchanges and sacrifices are seen to their end."""
+    """The depth left to a child: one ply less, except after the only move (a forced capture
+    most often), which costs no depth, so that exchanges and sacrifices are seen to their
+    end."""
     if depth <= 0:
         return 0
-    if captures and count == 1:
+    if count == 1:
         return depth
     return depth - 1
 
@@ -305,7 +308,8 @@ def negamax(
         # Principal-variation search: the first move gets the full window; the others a
         # null window, reduced when late and quiet, searched again in full if they beat it.
         window = -beta if n == 0 else -alpha - 1
-        search_depth = reduced(n, depth, captures, child_depth)
+        crowns = moves[i, L.PIECE] != moves[i, L.NEW_PIECE]
+        search_depth = reduced(n, depth, captures, child_depth, beta - alpha > 1, crowns)
         while True:
             score = -negamax(
                 t,
