@@ -513,3 +513,18 @@ def test_new_game_forgets_earlier_searches() -> None:
     again = used.search(board, depth=9)
     fresh = Engine("international", table_megabytes=4).search(board, depth=9)
     assert (again.nodes, again.pv, again.score) == (fresh.nodes, fresh.pv, fresh.score)
+
+
+def test_reductions_spare_the_first_moves_captures_and_crownings() -> None:
+    """Late-move reductions (``reduced(n, depth, captures, child_depth, pv_node, crowns)``):
+    off the principal line every quiet move after the first loses a ply, from the fifth
+    two; on it, from the fourth, one; captures, crownings and depth 1 lose nothing."""
+    from damier.engine.search import reduced
+
+    off, on = False, True
+    assert [reduced(n, 6, False, 5, off, False) for n in range(7)] == [5, 4, 4, 4, 3, 3, 3]
+    assert [reduced(n, 6, False, 5, on, False) for n in range(7)] == [5, 5, 5, 4, 4, 4, 4]
+    assert reduced(5, 6, True, 5, off, False) == 5  # a capture
+    assert reduced(5, 6, False, 5, off, True) == 5  # a crowning
+    assert reduced(5, 1, False, 0, off, False) == 0  # depth 1: a leaf anyway
+    assert reduced(1, 2, False, 1, off, False) == 0
