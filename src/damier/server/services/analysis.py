@@ -466,7 +466,9 @@ def _yield_to_games() -> None:
     """Lower this thread's scheduling priority (the engine's search thread, started from
     it, inherits it): on a busy machine the live games' computer moves go first."""
     with contextlib.suppress(AttributeError, OSError):  # not Linux: same priority
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), ANALYSIS_NICENESS)
+        thread = threading.get_native_id()
+        lower = min(os.getpriority(os.PRIO_PROCESS, thread) + ANALYSIS_NICENESS, 19)
+        os.setpriority(os.PRIO_PROCESS, thread, lower)
 
 
 def _frame(info: Info, board: Board, *, done: bool) -> dict[str, Any]:
