@@ -528,3 +528,19 @@ def test_reductions_spare_the_first_moves_captures_and_crownings() -> None:
     assert reduced(5, 6, False, 5, off, True) == 5  # a crowning
     assert reduced(5, 1, False, 0, off, False) == 0  # depth 1: a leaf anyway
     assert reduced(1, 2, False, 1, off, False) == 0
+
+
+def test_quiet_moves_tried_before_a_cut_off_lose_history() -> None:
+    """``tried_in_vain``: when the third move tried cuts off at depth 3, the two tried before
+    it each lose depth squared in the history, and the others keep theirs."""
+    import numpy as np
+
+    from damier.engine.search import tried_in_vain
+
+    history = np.zeros((50, 50), dtype=np.int64)
+    order = np.zeros((4, 8, 3), dtype=np.int64)
+    for m, (origin, to) in enumerate([(31, 26), (32, 28), (33, 29), (34, 30)]):
+        order[1, m, 2] = origin | (to << 16)
+    tried_in_vain(history, order, 1, 2, 3)
+    assert history[31, 26] == history[32, 28] == -9
+    assert np.count_nonzero(history) == 2

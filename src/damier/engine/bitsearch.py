@@ -49,6 +49,7 @@ from damier.engine.search import (
     resting,
     store,
     tired_king,
+    tried_in_vain,
 )
 from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel.bitboard import (
@@ -278,6 +279,7 @@ def bit_negamax(
         origin, to = k & 255, (k >> 8) & 255
         order[ply, i, 0] = ordering_score(k, remembered, ncap, killers, history, ply, origin, to)
         order[ply, i, 1] = i
+        order[ply, i, 2] = np.int64(origin) | (np.int64(to) << 16)
     best = -INFINITY
     best_key = 0
     flag = UPPER
@@ -371,6 +373,7 @@ def bit_negamax(
                             best_key & 255,
                             (best_key >> 8) & 255,
                         )
+                        tried_in_vain(history, order, ply, n, depth)
                     break
     if best == -INFINITY:  # every move was a tired king's: no move
         best = stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)

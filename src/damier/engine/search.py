@@ -151,7 +151,7 @@ def pick(order, ply, n, count):
         if order[ply, m, 0] > order[ply, top, 0]:
             top = m
     if top != n:
-        for f in range(2):
+        for f in range(order.shape[2]):
             swap = order[ply, n, f]
             order[ply, n, f] = order[ply, top, f]
             order[ply, top, f] = swap
@@ -229,6 +229,16 @@ def refuted(killers, history, ply, best_key, depth, origin, to):
     history[origin, to] += depth * depth
 
 
+@kernel_inline
+def tried_in_vain(history, order, ply, n, depth):
+    """The quiet moves tried before the ``n``-th, which caused a cut-off, each lose in the
+    history what it gained (their squares are in ``order[ply, m, 2]``), so that the next
+    ordering tries them later, and the reductions fall on them."""
+    for m in range(n):
+        squares = order[ply, m, 2]
+        history[squares & 0xFFFF, squares >> 16] -= depth * depth
+
+
 @kernel
 def negamax(
     t,
@@ -285,6 +295,7 @@ def negamax(
             k, remembered, moves[i, L.NCAP], killers, history, ply, origin, to
         )
         order[ply, i, 1] = i
+        order[ply, i, 2] = np.int64(origin) | (np.int64(to) << 16)
     following = (player + 1) % t.rules[L.R_PLAYERS]
     maxc = t.rules[L.R_MAXC]
     best = -INFINITY
@@ -355,6 +366,7 @@ def negamax(
                         refuted(
                             killers, history, ply, best_key, depth, moves[i, L.FROM], moves[i, L.TO]
                         )
+                        tried_in_vain(history, order, ply, n, depth)
                     break
     if best == -INFINITY:  # every move was a tired king's: no move
         best = stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
@@ -423,7 +435,8 @@ class SearchContext:
         width = L.row_width(max_captures)
         capacity = 256
         self.buffers = np.zeros((MAX_PLY, capacity, width), dtype=np.int32)
-        self.order = np.zeros((MAX_PLY, capacity, 2), dtype=np.int64)
+        self.order = np.zeros((MAX_PLY, capacity, 3), dtype=np.int64)
+        """Per ply and move: its ordering score, its row and its squares (from | to << 16)."""
         scratch = Scratch(cells, max_captures)
         self.work, self.frames = scratch.work, scratch.frames
         entries = 1 << max(10, (table_megabytes * 1024 * 1024 // 40).bit_length() - 1)
