@@ -283,7 +283,7 @@ def bit_negamax(
     best = -INFINITY
     best_key = 0
     flag = UPPER
-    child_depth = next_depth(depth, count, captures)
+    child_depth = next_depth(depth, count)
     tired = -1
     if stats[S_KING_LIMIT] > 0:
         tired = tired_king(stats, runs, ply, me & ~kings != ZERO)

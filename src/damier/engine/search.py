@@ -169,7 +169,7 @@ def reduced(n, depth, captures, child_depth, pv_node, crowns):
 
 
 @kernel_inline
-def next_depth(depth, count, captures):
+def next_depth(depth, count):
     """The depth left to a child: one ply less, except after the only move (a forced capture
     most often), which costs no depth, so that exchanges and sacrifices are seen to their
     end."""
@@ -301,7 +301,7 @@ def negamax(
     best = -INFINITY
     best_key = 0
     flag = UPPER
-    child_depth = next_depth(depth, count, captures)
+    child_depth = next_depth(depth, count)
     tired = -1
     if stats[S_KING_LIMIT] > 0:
         men = False
