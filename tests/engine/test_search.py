@@ -12,11 +12,12 @@ import random
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from damier import Board, Move, all_variants
 from damier.engine import Engine, Info
-from damier.engine.search import MATE, S_NODES
+from damier.engine.search import MATE, S_NODES, reduced, tried_in_vain
 
 VARIANTS = [v.name for v in all_variants()] + [
     "international-giveaway",
@@ -467,9 +468,10 @@ def test_level_10_is_deterministic() -> None:
 def test_woldouby_sacrifice_is_found() -> None:
     """In the Woldouby position White's 25-20 sacrifice holds where 34-29 does not; seeing
     it takes the forced captures played at no cost in depth. Without endgame databases (as
-    here) the search plays 25-20 at every depth from 10 through 14 with either evaluation,
-    and from 16 on 34-29 (with International's 4-piece database, the learned patterns keep
-    25-20 through depth 19): the ending the sacrifice leads to is beyond the evaluation."""
+    here) the search plays 25-20 at every depth from 10 through 14 with either evaluation
+    (the learned patterns through 15), then 34-29 at every depth measured up to 19 (with
+    International's 4-piece database the learned patterns keep 25-20 through depth 19):
+    the ending the sacrifice leads to is beyond the evaluation."""
     board = Board(
         "international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
     )
@@ -519,8 +521,6 @@ def test_reductions_spare_the_first_moves_captures_and_crownings() -> None:
     """Late-move reductions (``reduced(n, depth, captures, child_depth, pv_node, crowns)``):
     off the principal line every quiet move after the first loses a ply, from the fifth
     two; on it, from the fourth, one; captures, crownings and depth 1 lose nothing."""
-    from damier.engine.search import reduced
-
     off, on = False, True
     assert [reduced(n, 6, False, 5, off, False) for n in range(7)] == [5, 4, 4, 4, 3, 3, 3]
     assert [reduced(n, 6, False, 5, on, False) for n in range(7)] == [5, 5, 5, 4, 4, 4, 4]
@@ -533,10 +533,6 @@ def test_reductions_spare_the_first_moves_captures_and_crownings() -> None:
 def test_quiet_moves_tried_before_a_cut_off_lose_history() -> None:
     """``tried_in_vain``: when the third move tried cuts off at depth 3, the two tried before
     it each lose depth squared in the history, and the others keep theirs."""
-    import numpy as np
-
-    from damier.engine.search import tried_in_vain
-
     history = np.zeros((50, 50), dtype=np.int64)
     order = np.zeros((4, 8, 3), dtype=np.int64)
     for m, (origin, to) in enumerate([(31, 26), (32, 28), (33, 29), (34, 30)]):
