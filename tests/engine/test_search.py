@@ -540,3 +540,23 @@ def test_quiet_moves_tried_before_a_cut_off_lose_history() -> None:
     tried_in_vain(history, order, 1, 2, 3)
     assert history[31, 26] == history[32, 28] == -9
     assert np.count_nonzero(history) == 2
+
+
+def test_the_search_sees_the_game_s_repetitions() -> None:
+    """A line back to a position the game has already held is a draw, so the side ahead
+    keeps away from the repetition rule: after the kings went 46-41 1-6 41-46 6-1, White's
+    46-41 again (a position of the game, Black to move) scores 0; from the same position
+    set up without that history it scores as the rest."""
+
+    def scores(board: Board) -> dict[str, int]:
+        searcher = engine("international")
+        for info in searcher.analyse(board, depth=3, multipv=40):
+            last = info
+        return {str(line.pv[0]): line.score for line in last.lines or ()}
+
+    played = Board("international", "W:WK46,35,40,45:BK1,16")
+    for move in ("46-41", "1-6", "41-46", "6-1"):
+        played.push(move)
+    fresh = Board("international", played.fen)
+    assert scores(played)["46-41"] == 0
+    assert scores(fresh)["46-41"] > 200

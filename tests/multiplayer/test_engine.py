@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from damier import Board
-from damier.engine import Engine, Info
+from damier.engine import Engine, Info, multiplayer
 from damier.engine.levels import LEVELS, Level
 from damier.engine.multiplayer import (
     ALGORITHMS,
@@ -23,6 +23,7 @@ from damier.engine.multiplayer import (
     advance,
     rule_params,
 )
+from damier.engine.search import game_keys
 from damier.kernel import layout as L
 from damier.kernel.movegen import Scratch, make_move
 from damier.kernel.tables import compile_tables
@@ -385,10 +386,10 @@ def test_many_engine_games(name: str) -> None:
 def test_quiet_rounds_are_counted_from_the_game() -> None:
     """The search starts from the game's quiet moves since its last capture or man move."""
     board = Board("tripad", "W:WKWg3,Wg1:BKBa1:RKWc1")
-    assert MultiplayerSearch._history_keys(board)[1] == 0
+    assert game_keys(board)[1] == 0
     for _ in range(2):
         board.push(next(m for m in board.legal_moves if board.piece_at(m.from_square)[1]))
-    assert MultiplayerSearch._history_keys(board)[1] == 2
+    assert game_keys(board)[1] == 2
 
 
 def test_leader_avoids_the_quiet_rounds_draw(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -399,10 +400,7 @@ def test_leader_avoids_the_quiet_rounds_draw(monkeypatch: pytest.MonkeyPatch) ->
     board = Board("tripad", "W:WKWg3,Wg1:BKBa1:RKWc1")
 
     def search(quiet: int) -> Info:
-        keys = MultiplayerSearch._history_keys
-        monkeypatch.setattr(
-            MultiplayerSearch, "_history_keys", staticmethod(lambda b: (keys(b)[0], quiet))
-        )
+        monkeypatch.setattr(multiplayer, "game_keys", lambda b: (game_keys(b)[0], quiet))
         return Engine("tripad", seed=1).search(board, depth=4)
 
     free, bound = search(0), search(74)

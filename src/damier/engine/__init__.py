@@ -29,7 +29,6 @@ from damier.engine.search import (
     INFINITY,
     MATE,
     MAX_PLY,
-    S_HISTORY,
     S_KING_LIMIT,
     S_NO_MOVE,
     S_NODE_LIMIT,
@@ -275,7 +274,6 @@ class Engine:
         stats = context.stats
         stats[S_NODE_LIMIT] = node_limit
         stats[S_NO_MOVE] = MATE if self.variant.giveaway else -MATE
-        stats[S_HISTORY] = 0
         stats[S_KING_LIMIT] = self.variant.max_consecutive_king_moves
         stats[S_SAME_KING] = self.variant.counted_king_moves is CountedKingMoves.SAME_KING
         sq = board.cells
@@ -320,6 +318,7 @@ class Engine:
             yield Info(0, 0, None, (moves[0],), 0, 0.0, 0)
             return
         context.read_king_runs(board)
+        context.read_history(board, key)
         for iteration in range(1, max_depth + 1):
             alpha, best, best_index = -INFINITY, -INFINITY, order[0]
             scores: dict[int, int] = {}
@@ -327,8 +326,6 @@ class Engine:
             for n, i in enumerate(order):
                 context.root_move(rows[i])
                 make_move(t, sq, rows, i)
-                context.keys[0] = key
-                stats[S_HISTORY] = 0
                 if n == 0 or noise:
                     score = -context.run(
                         t,
@@ -457,8 +454,6 @@ class Engine:
             for i in candidates:
                 context.root_move(rows[i])
                 make_move(t, sq, rows, i)
-                context.keys[0] = key
-                stats[S_HISTORY] = 0
                 score = -context.run(
                     t, sq, following, children[i], main.depth - 1, 1, -main.score - 1, -alpha,
                     pst, extra,

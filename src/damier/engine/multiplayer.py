@@ -46,7 +46,7 @@ from damier.engine.multiplayer_eval import (
     piece_values,
     utilities,
 )
-from damier.engine.search import pick, refuted
+from damier.engine.search import HISTORY, game_keys, pick, refuted
 from damier.kernel import layout as L
 from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 from damier.kernel.tables import Tables, compile_tables
@@ -80,9 +80,6 @@ S_HISTORY = 5  # game positions before the root in ``keys``
 S_QUIET_ROUNDS = (
     6  # rounds without a capture or a man's move that draw (RULES.md 12.2; 0: no limit)
 )
-HISTORY = 200
-"""Game positions before the root that the search sees (a repetition of one is a draw)."""
-
 # Slots of ``params``: the rules of turns that the kernel tables do not hold.
 P_GIVEAWAY = 0  # 1: the first player out wins
 P_PASS = 1  # 1: a blocked player with pieces passes instead of going out
@@ -771,7 +768,7 @@ class MultiplayerSearch:
         player = board.turn
         active = sum(1 << p for p in board.active_players)
         self.eliminated_at[:] = 0
-        history, self.quiet[0] = self._history_keys(board)
+        history, self.quiet[0] = game_keys(board)
         self.keys[: len(history)] = history
         self.keys[len(history)] = np.uint64(board.zobrist_hash())
         stats[S_HISTORY] = len(history)
@@ -854,24 +851,6 @@ class MultiplayerSearch:
             self.tt_keys, self.tt_data = saved[0], saved[1]
             self.killers[:], self.history[:] = saved[2], saved[3]
         return [(i, scores[i]) for i in sorted(exact, key=lambda i: -scores[i])[:count]]
-
-    @staticmethod
-    def _history_keys(board: Board) -> tuple[list[int], int]:
-        """The game's positions since its last capture or man move (none can come back
-        across one), oldest first, at most ``HISTORY``; and the quiet moves since then."""
-        line = board.copy()
-        keys: list[int] = []
-        quiet = 0
-        while line.move_stack and len(keys) < HISTORY:
-            move = line.pop()
-            if not move.path:  # a resignation's elimination
-                break
-            keys.append(line.zobrist_hash())
-            man = line.piece_at(move.from_square)
-            if move.is_capture or (man is not None and not man[1]):
-                break
-            quiet += 1
-        return keys[::-1], quiet
 
     def _info(
         self, depth: int, utility: int, pv: tuple[Move, ...], started: float, teams_in: int

@@ -29,6 +29,8 @@ MATE = 1_000_000
 """Score of a won position (minus the plies to reach it)."""
 INFINITY = 2_000_000
 MAX_PLY = 128
+HISTORY = 200
+"""Game positions before the root that the search sees (a repetition of one is a draw)."""
 
 # Slots of ``stats``.
 S_NODES = 0
@@ -374,6 +376,24 @@ def negamax(
     return best
 
 
+def game_keys(board: Board) -> tuple[list[int], int]:
+    """The game's positions since its last capture or man move (none can come back across
+    one), oldest first, at most :data:`HISTORY`; and the quiet moves since then."""
+    line = board.copy()
+    keys: list[int] = []
+    quiet = 0
+    while line.move_stack and len(keys) < HISTORY:
+        move = line.pop()
+        if not move.path:  # a resignation's elimination
+            break
+        keys.append(line.zobrist_hash())
+        man = line.piece_at(move.from_square)
+        if move.is_capture or (man is not None and not man[1]):
+            break
+        quiet += 1
+    return keys[::-1], quiet
+
+
 @kernel
 def _fill_child_keys(t, rows, count, player, following, key, out):
     maxc = t.rules[L.R_MAXC]
@@ -465,6 +485,15 @@ class SearchContext:
         if self.stats[S_KING_LIMIT]:
             self.runs[0] = board._king_run(int(board._tables.rules[L.R_PLAYERS]))
             self.runs[1] = board._king_run(1)
+
+    def read_history(self, board: Board, key: int) -> None:
+        """Put the game's positions before the root, then the root's ``key``, where the
+        search looks for repetitions: a line that goes back to one of them is a draw, so
+        that the side ahead does not walk into the game's repetition rule."""
+        history, _ = game_keys(board)
+        self.keys[: len(history)] = history
+        self.keys[len(history)] = np.uint64(key)
+        self.stats[S_HISTORY] = len(history)
 
     def root_move(self, row: np.ndarray) -> None:
         """Count root move ``row`` into the king runs (call before searching it)."""
