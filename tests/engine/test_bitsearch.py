@@ -20,7 +20,16 @@ from damier.engine.evaluation import (
 from damier.engine.patterns import CONFIGURATIONS, regions
 from damier.engine.search import INFINITY, MATE, S_NO_MOVE, SearchContext
 from damier.kernel import layout as L
-from damier.kernel.bitboard import M_CAPS, M_FROM, M_KING, M_TO, covers, list_captures, list_quiet
+from damier.kernel.bitboard import (
+    M_CAPS,
+    M_FROM,
+    M_KING,
+    M_TO,
+    covers,
+    list_captures,
+    list_quiet,
+    threatens,
+)
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
 
@@ -148,3 +157,30 @@ def test_what_the_search_carries_is_what_the_position_says(variant: str) -> None
                 assert np.array_equal(carried[1], afresh[1]), (board.fen, i)
             board.push(rng.choice(board.legal_moves))
     assert crowned > 0, "some moves crown"
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_threatens_is_whether_a_man_may_capture_or_a_king_is_there(variant: str) -> None:
+    """``threatens`` (the reverse-futility test of the other side's captures) is True
+    exactly when the side has a king or :func:`list_captures` finds a capture, on the
+    positions of random games, for either side."""
+    rules = get_variant(variant)
+    position = bitboard_position(rules, compile_tables(rules))
+    assert position is not None
+    spec, moves, st = position.spec, position.moves, position.st
+    geo, q, fb, fi = spec.geo, spec.q, position.fb, position.fi
+    rng = random.Random(17)
+    seen = {True: 0, False: 0}
+    for _ in range(6):
+        board = Board(variant)
+        for _ in range(200):
+            if not board.legal_moves:
+                break
+            for player in (0, 1):
+                me, opp, kings = position.sides(board.cells, player)
+                count = list_captures(geo, q, me, opp, kings, player, moves, 0, fb, fi, st, True)
+                expected = bool(me & kings) or count != 0
+                assert threatens(geo, q, me, opp, kings, player) == expected, (board.fen, player)
+                seen[expected] += 1
+            board.push(rng.choice(board.legal_moves))
+    assert seen[True] > 0 and seen[False] > 0

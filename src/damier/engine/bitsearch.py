@@ -28,6 +28,7 @@ from damier.engine.patterns import (
 )
 from damier.engine.search import (
     EXACT,
+    FUTILITY_MARGIN,
     INFINITY,
     LOWER,
     MATE,
@@ -39,6 +40,7 @@ from damier.engine.search import (
     SearchContext,
     count_king_run,
     enter,
+    futile,
     new_best,
     next_depth,
     ordering_score,
@@ -75,6 +77,7 @@ from damier.kernel.bitboard import (
     list_quiet,
     popcount,
     step,
+    threatens,
 )
 from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.tables import Tables
@@ -273,6 +276,12 @@ def bit_negamax(
     remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
     if decides:
         return score
+    if futile(depth, alpha, beta, captures):
+        static = evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
+        static -= FUTILITY_MARGIN * depth
+        # Only when the other side threatens no capture: then the value stands.
+        if static >= beta and not threatens(geo, q, opp, me, kings, 1 - player):
+            return static
     for i in range(count):
         k = _move_key(moves, ply, i, cell_of)
         ncap = popcount(moves[ply, i, M_CAPS])

@@ -170,6 +170,33 @@ def reduced(n, depth, captures, child_depth, pv_node, crowns):
     return child_depth - (2 if not pv_node and n >= 4 else 1)
 
 
+FUTILITY_DEPTH = 3
+FUTILITY_MARGIN = 50
+"""Reverse futility: how far above beta a shallow node's static value must stand, per ply
+left, for the node to be cut without searching its moves."""
+
+
+@kernel_inline
+def futile(depth, alpha, beta, captures):
+    """Whether the node may be cut on its static value: a shallow node off the principal
+    line whose side has no capture to play, and whose bound is no won or lost score."""
+    return (
+        0 < depth <= FUTILITY_DEPTH and beta - alpha == 1 and not captures and abs(beta) < MATE // 4
+    )
+
+
+@kernel_inline
+def threatened(t, sq, player, spare, work, frames):
+    """Whether the other side of ``player`` might capture (the bitboard search's
+    ``threatens``): he has a king, or a capture (listed into the ``spare`` move buffer)."""
+    other = 1 - player
+    for cell in range(sq.shape[0]):
+        if sq[cell] == 2 * other + 2:
+            return True
+    spare[0, L.NCAP] = 0
+    return generate(t, sq, other, spare, work, frames, True, False) < 0 or spare[0, L.NCAP] > 0
+
+
 @kernel_inline
 def next_depth(depth, count):
     """The depth left to a child: one ply less, except after the only move (a forced capture
@@ -290,6 +317,10 @@ def negamax(
     remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
     if decides:
         return score
+    if futile(depth, alpha, beta, captures) and t.rules[L.R_PLAYERS] == 2:
+        static = evaluate(t, sq, player, pst, extra) - FUTILITY_MARGIN * depth
+        if static >= beta and not threatened(t, sq, player, buffers[ply + 1], work, frames):
+            return static
     for i in range(count):
         k = move_key(moves, i)
         origin, to = moves[i, L.FROM], moves[i, L.TO]

@@ -468,6 +468,35 @@ def _captures_from(
 
 
 @kernel_inline
+def _jumpers(q, sh, men, opp, kings, player, empty):
+    """The ``men`` of ``player`` with a first jump, all at once: a victim one step away and
+    an empty square behind it."""
+    victims = opp if q[Q_MEN_TAKE_KINGS] == 1 else opp & ~kings
+    directions = q[Q_MAN_CAPTURE + player]
+    jumpers = ZERO
+    for d in range(4):
+        if (directions >> d) & 1:
+            jumpers |= step(step(empty, 3 - d, sh[0], sh[1]) & victims, 3 - d, sh[0], sh[1])
+    if directions >> 4:  # orthogonal captures (Frisian): the opposite of d is d ^ 1
+        for d in range(4, 8):
+            if (directions >> d) & 1:
+                jumpers |= _jump_step(_jump_step(empty, d ^ 1, sh) & victims, d ^ 1, sh)
+    return jumpers & men
+
+
+@kernel_inline
+def threatens(geo, q, me, opp, kings, player):
+    """Whether ``player`` (pieces ``me``) might capture: a man of his has a first jump, or
+    he has a king (not looked at further). Cheaper than listing the captures."""
+    if me & kings != ZERO:
+        return True
+    sa = np.uint64(q[Q_SHIFT_A])
+    sb = np.uint64(q[Q_SHIFT_B])
+    sh = (sa, sb, np.uint64(q[Q_SHIFT_V]), geo[G_NOT_LEFT], geo[G_NOT_RIGHT])
+    return _jumpers(q, sh, me, opp, kings, player, geo[G_BOARD] & ~(me | opp)) != ZERO
+
+
+@kernel_inline
 def list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe):
     """Emit the captures of the side to move under the choice rule: how many were kept."""
     sa = np.uint64(q[Q_SHIFT_A])
@@ -476,21 +505,8 @@ def list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, dedupe
     st[S_COUNT] = 0
     st[S_BEST] = -1
     st[S_OVERFLOW] = 0
-    # Men with a first jump, all at once: victim one step away, empty square behind it.
-    men = me & ~kings
-    victims = opp if q[Q_MEN_TAKE_KINGS] == 1 else opp & ~kings
-    directions = q[Q_MAN_CAPTURE + player]
     sh = (sa, sb, np.uint64(q[Q_SHIFT_V]), geo[G_NOT_LEFT], geo[G_NOT_RIGHT])
-    jumpers = ZERO
-    for d in range(4):
-        if (directions >> d) & 1:
-            jumpers |= step(step(empty, 3 - d, sa, sb) & victims, 3 - d, sa, sb)
-    if directions >> 4:  # orthogonal captures (Frisian): the opposite of d is d ^ 1
-        for d in range(4, 8):
-            if (directions >> d) & 1:
-                jumpers |= _jump_step(_jump_step(empty, d ^ 1, sh) & victims, d ^ 1, sh)
-    jumpers &= men
-    searched = jumpers | (me & kings)
+    searched = _jumpers(q, sh, me & ~kings, opp, kings, player, empty) | (me & kings)
     while searched != ZERO:
         origin = searched & ~(searched - ONE)
         searched ^= origin
