@@ -17,7 +17,7 @@ import pytest
 
 from damier import Board, Move, all_variants
 from damier.engine import Engine, Info
-from damier.engine.search import MATE, S_NODES, futile, reduced, tried_in_vain
+from damier.engine.search import MATE, S_NO_MOVE, S_NODES, futile, reduced, tried_in_vain
 
 VARIANTS = [v.name for v in all_variants()] + [
     "international-giveaway",
@@ -563,10 +563,21 @@ def test_the_search_sees_the_game_s_repetitions() -> None:
 
 
 def test_reverse_futility_cuts_shallow_quiet_nodes_off_the_principal_line() -> None:
-    """``futile(depth, alpha, beta, captures)``: a node may be cut on its static value at
-    depths 1 to 3, off the principal line (a null window), with no capture to play and no
-    won or lost bound; the search then also needs the other side to threaten no capture."""
-    assert [futile(d, 10, 11, False) for d in range(5)] == [False, True, True, True, False]
-    assert not futile(2, 10, 40, False)  # the principal line
-    assert not futile(2, 10, 11, True)  # a capture to play
-    assert not futile(2, MATE - 10, MATE - 9, False)  # a won bound
+    """``futile(stats, depth, alpha, beta, captures)``: a node may be cut on its static value
+    at depths 1 to 3, off the principal line (a null window), with no capture to play and no
+    won or lost bound, and not in a giveaway game; the search then also needs the other
+    side to threaten no capture."""
+    stats = np.zeros(8, dtype=np.int64)
+    stats[S_NO_MOVE] = -MATE
+    assert [futile(stats, d, 10, 11, False) for d in range(5)] == [
+        False,
+        True,
+        True,
+        True,
+        False,
+    ]
+    assert not futile(stats, 2, 10, 40, False)  # the principal line
+    assert not futile(stats, 2, 10, 11, True)  # a capture to play
+    assert not futile(stats, 2, MATE - 10, MATE - 9, False)  # a won bound
+    stats[S_NO_MOVE] = MATE
+    assert not futile(stats, 2, 10, 11, False)  # giveaway

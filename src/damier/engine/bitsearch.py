@@ -276,7 +276,7 @@ def bit_negamax(
     remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
     if decides:
         return score
-    if futile(depth, alpha, beta, captures):
+    if futile(stats, depth, alpha, beta, captures):
         static = evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
         static -= FUTILITY_MARGIN * depth
         # Only when the other side threatens no capture: then the value stands.

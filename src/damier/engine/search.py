@@ -177,11 +177,17 @@ left, for the node to be cut without searching its moves."""
 
 
 @kernel_inline
-def futile(depth, alpha, beta, captures):
+def futile(stats, depth, alpha, beta, captures):
     """Whether the node may be cut on its static value: a shallow node off the principal
-    line whose side has no capture to play, and whose bound is no won or lost score."""
+    line whose side has no capture to play, and whose bound is no won or lost score; not
+    in a giveaway game (having no move wins), where the evaluation says little of what a
+    sacrifice forces."""
     return (
-        0 < depth <= FUTILITY_DEPTH and beta - alpha == 1 and not captures and abs(beta) < MATE // 4
+        0 < depth <= FUTILITY_DEPTH
+        and beta - alpha == 1
+        and not captures
+        and abs(beta) < MATE // 4
+        and stats[S_NO_MOVE] < 0
     )
 
 
@@ -317,7 +323,7 @@ def negamax(
     remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
     if decides:
         return score
-    if futile(depth, alpha, beta, captures) and t.rules[L.R_PLAYERS] == 2:
+    if futile(stats, depth, alpha, beta, captures) and t.rules[L.R_PLAYERS] == 2:
         static = evaluate(t, sq, player, pst, extra) - FUTILITY_MARGIN * depth
         if static >= beta and not threatened(t, sq, player, buffers[ply + 1], work, frames):
             return static
