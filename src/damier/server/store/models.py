@@ -70,6 +70,9 @@ class GameRow(Base):
     """As the client wrote it (``5+3``); None for an untimed game."""
     start_fen: Mapped[str] = mapped_column(Text)
     ply: Mapped[int] = mapped_column(Integer, default=0)
+    opening_ply: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """The plies of the opening the game started with (a match's): played by nobody, so
+    the players' first moves, the first-move deadline and the clock start after them."""
     result_pdn: Mapped[str | None] = mapped_column(String(8))
     result_winner: Mapped[int | None] = mapped_column(Integer)
     result_reason: Mapped[str | None] = mapped_column(String(64))
