@@ -675,7 +675,8 @@ class Board:
             return True
         return len(self._teams_left()) <= 1
 
-    def _has_pieces(self, player: int) -> bool:
+    def has_pieces(self, player: int) -> bool:
+        """Whether ``player`` has a piece on the board."""
         return bool(np.any((self._cells != 0) & ((self._cells - 1) // 2 == player)))
 
     def _pass_turn(self, mover: int) -> tuple[int, ...]:
@@ -684,7 +685,7 @@ class Board:
         so and he has pieces). A player left without pieces is out at once. Returns the
         players eliminated."""
         # A player whose last piece was just taken is out at once, with this move.
-        eliminated = [p for p in self._active if not self._has_pieces(p)]
+        eliminated = [p for p in self._active if not self.has_pieces(p)]
         for player in eliminated:
             self._drop_player(player, mover)
         player, passes = mover, 0
@@ -694,7 +695,7 @@ class Board:
             player = later[0] if later else order[0]
             if len(self._rows(dedupe=False, history_rules=False, player=player)):
                 break
-            if self.variant.when_blocked is Blocked.PASS and self._has_pieces(player):
+            if self.variant.when_blocked is Blocked.PASS and self.has_pieces(player):
                 passes += 1
                 if passes >= len(order):
                     break  # nobody can move: the game is over, see is_game_over

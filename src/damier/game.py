@@ -364,7 +364,7 @@ class Game:
         board = self.board
         if board.is_game_over():
             winner = board.winner()
-            reason = "no pieces" if not self._has_pieces(board.turn) else "blocked"
+            reason = "no pieces" if not board.has_pieces(board.turn) else "blocked"
             if board.crowned_player() is not None:
                 reason = "crowned first"
             elif self.variant.giveaway:
@@ -450,10 +450,6 @@ class Game:
 
     def _ranked(self, reason: str) -> Result:
         return Result.ranked(self.ranking(), reason, self.variant.players)
-
-    def _has_pieces(self, player: int) -> bool:
-        cells = self.board.cells
-        return bool(np.any((cells == 2 * player + 1) | (cells == 2 * player + 2)))
 
     def draw_reason(self) -> str | None:
         """The draw rule that ends the game in the current position, if any."""

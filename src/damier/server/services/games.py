@@ -89,19 +89,22 @@ def _start_clock(
         game.clock = clock
 
 
-def first_moves_made(game: Game) -> bool:
+def first_moves_made(row: GameRow, game: Game) -> bool:
     """Whether every player still in has made his first move (the moves of the first round
-    come in turn order, and a player out before moving has none)."""
-    return game.ply >= len(game.board.active_players)
+    come in turn order, and a player out before moving has none). The plies of an opening
+    the game started with (``row.opening_ply``, a match's) are nobody's moves."""
+    return game.ply - (row.opening_ply or 0) >= len(game.board.active_players)
 
 
 def _clock_due(row: GameRow, game: Game, at: float, services: Services) -> None:
     """Start the clock when it is due: at the move that makes every player's first move (no
-    clock runs before a player's first move), or where a takeback left it."""
+    clock runs before a player's first move), or where a takeback left it. The live game and
+    the game rebuilt from its stored moves both call it after each move, at the move's time,
+    so both have the same clock."""
     if game.clock is not None or row.clock_control is None or row.started is None:
         return
     if row.clock_base_ply is None:
-        if first_moves_made(game):
+        if first_moves_made(row, game):
             _start_clock(game, row.clock_control, at, services, None)
     elif game.ply == row.clock_base_ply and row.clock_base_at is not None:
         times = [row.clock_base_white or 0.0, row.clock_base_black or 0.0]
@@ -171,7 +174,7 @@ def _stored(row: GameRow, game: Game, now: float, first_move: float) -> dict[str
     values: dict[str, Any] = {"ply": game.ply, "draw_offer": game.draw_offer, "updated": now}
     moved = game.ply != row.ply
     values["takeback_offer"] = None if moved else row.takeback_offer
-    if game.result is None and row.status == "playing" and not first_moves_made(game):
+    if game.result is None and row.status == "playing" and not first_moves_made(row, game):
         # Waiting for a player's first move: the game is aborted at flag_at.
         if game.clock is None and (moved or row.flag_at is None):
             values["flag_at"] = now + first_move
@@ -270,7 +273,8 @@ async def _change(
                 game = await _game(services, session, row)
                 before = game.ply
                 finished = row.status == "finished"
-                refusal: ServiceError | None = _time_out(row, game, now)
+                timed_out = _time_out(row, game, now)
+                refusal: ServiceError | None = timed_out
                 if refusal is None:
                     refusal = await action(session, row, game, now)
                 for ply in range(before + 1, game.ply + 1):
@@ -294,6 +298,8 @@ async def _change(
             services.forget(game_id)
             raise
         services.keep(game_id, game, version, row)
+    if timed_out is not None:
+        log.info("game %s: %s", game_id, timed_out.detail)
     await _announce(services, public, version)
     if refusal is not None:
         raise refusal
@@ -318,7 +324,7 @@ def _time_out(row: GameRow, game: Game, now: float) -> Conflict | None:
     if game.check_time(now) is None and len(game.events) == events:
         return None
     if row.players == 2:
-        return Conflict("time is up: the game is lost on time")
+        return Conflict(f"time is up: {PLAYER_NAMES[mover]} lost on time")
     return Conflict(f"time is up: {PLAYER_NAMES[mover]} is out of the game")
 
 
@@ -402,6 +408,10 @@ def _new_game(rules: Variant, fen: str | None) -> Game:
         raise BadRequest(f"bad start position: {error}") from None
     if game.result is not None:
         raise BadRequest(f"the start position is already decided ({game.result.reason})")
+    for player in game.board.active_players:
+        if not game.board.has_pieces(player):
+            name = PLAYER_NAMES[player]
+            raise BadRequest(f"the start position is already decided: {name} has no pieces")
     return game
 
 
@@ -446,6 +456,7 @@ def _new_row(
         clock_control=control,
         start_fen=game.start_fen,
         ply=0,
+        opening_ply=0,
         created=now,
         updated=now,
         takebacks=takebacks,
@@ -828,14 +839,16 @@ def seated_game(
     match_id: str,
     now: float,
 ) -> tuple[GameRow, Game, list[MoveRow]]:
-    """A game of a match, everyone seated (it starts at once, clock too) and ``opening``
-    played: its row and the opening's moves, for the caller's transaction to add. The
-    opening is played on the running clock, as a restart replays it."""
+    """A game of a match, everyone seated (it starts at once) and ``opening`` played: its
+    row and the opening's moves, for the caller's transaction to add. The opening is nobody's
+    move: the first-move deadline and then the clock time the players from the position
+    after it, as for a game from the start."""
     game = _new_game(rules_of(variant), None)
     row = _new_row(game=game, sitting=sitting, control=control, now=now, services=services)
     row.match_id = match_id
     for move in opening:
         game.push(move, at=now)
+    row.opening_ply = game.ply
     _store(row, game, now, services)
     moves = [
         MoveRow(game_id=row.id, ply=ply, notation=move.notation, at=now)

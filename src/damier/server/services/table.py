@@ -31,7 +31,11 @@ def abortable(row: GameRow, game: Game) -> bool:
     """A game may be aborted until every player has made his first move (and not after a
     takeback that went back before it); a game of a match never is (it must have a
     result for the match to go on)."""
-    return row.match_id is None and not games.first_moves_made(game) and row.clock_base_ply is None
+    return (
+        row.match_id is None
+        and not games.first_moves_made(row, game)
+        and row.clock_base_ply is None
+    )
 
 
 async def abort_game(*, services: Services, game_id: str, player_id: str | None) -> GameState:
@@ -93,7 +97,7 @@ async def takeback(
                 await _take_back(session, row, game, row.takeback_offer, now)
             row.takeback_offer = None
             return None
-        if game.ply < (2 if game.board.turn == seat else 1):
+        if game.ply - row.opening_ply < (2 if game.board.turn == seat else 1):
             raise Conflict("you have no move to take back")
         if not row.takebacks and _would_be_rated(row):
             raise Conflict("takebacks are off in this rated game")
