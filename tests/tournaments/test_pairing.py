@@ -1,0 +1,169 @@
+"""Pairing and standings, without a server: the Berger tables against the published ones,
+Swiss rounds by property (no rematch, one bye at most, colours balanced), tie-breaks."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from damier.server.services.tournaments.pairing import (
+    Pairing,
+    SwissPlayer,
+    berger_rounds,
+    swiss_round,
+)
+from damier.server.services.tournaments.standings import (
+    ROUND_ROBIN_TIES,
+    SWISS_TIES,
+    Result,
+    crosstable,
+    standings,
+)
+
+# The FIDE Handbook's Berger tables (C.05, annex 1), White first.
+BERGER_4 = ["1-4 2-3", "4-3 1-2", "2-4 3-1"]
+BERGER_6 = ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"]
+
+
+def written(rounds: list[list[Pairing]]) -> list[str]:
+    return [" ".join(f"{p.white}-{p.black or 'bye'}" for p in r) for r in rounds]
+
+
+@pytest.mark.parametrize("table", [BERGER_4, BERGER_6])
+def test_berger_tables_are_the_published_ones(table: list[str]) -> None:
+    players = [str(n) for n in range(1, len(table) + 2)]
+    assert written(berger_rounds(players)) == table
+
+
+def test_an_odd_field_gets_a_bye_where_the_last_number_would_sit() -> None:
+    assert written(berger_rounds(["1", "2", "3"])) == ["1-bye 2-3", "3-bye 1-2", "2-bye 3-1"]
+
+
+@pytest.mark.parametrize("count", range(2, 21))
+def test_a_round_robin_pairs_everyone_once_and_balances_colours(count: int) -> None:
+    players = [f"p{n}" for n in range(count)]
+    rounds = berger_rounds(players)
+    assert len(rounds) == (count if count % 2 else count - 1)
+    met = [frozenset((p.white, p.black)) for r in rounds for p in r if p.black]
+    assert len(met) == len(set(met)) == count * (count - 1) // 2
+    for round_ in rounds:
+        seated = [p.white for p in round_] + [p.black for p in round_ if p.black]
+        assert sorted(seated) == sorted(players)
+    whites = {p: sum(b.white == p for r in rounds for b in r if b.black) for p in players}
+    blacks = {p: sum(b.black == p for r in rounds for b in r) for p in players}
+    assert all(abs(whites[p] - blacks[p]) <= 1 for p in players)
+
+
+def test_a_double_round_robin_swaps_the_colours() -> None:
+    rounds = berger_rounds(["a", "b", "c", "d"], cycles=2)
+    assert len(rounds) == 6
+    for first, second in zip(rounds[:3], rounds[3:], strict=True):
+        assert [(p.black, p.white) for p in first] == [(p.white, p.black) for p in second]
+
+
+def play_swiss(count: int, rounds: int, seed: int) -> dict[str, SwissPlayer]:
+    """A Swiss of ``count`` players over ``rounds`` rounds with random results."""
+    chance = random.Random(seed)
+    ids = [f"p{n}" for n in range(count)]
+    scores = dict.fromkeys(ids, 0.0)
+    met: dict[str, set[str]] = {p: set() for p in ids}
+    colours: dict[str, list[int]] = {p: [] for p in ids}
+    byes: set[str] = set()
+
+    def field() -> dict[str, SwissPlayer]:
+        return {p: SwissPlayer(p, scores[p], met[p], colours[p], p in byes) for p in ids}
+
+    for _ in range(rounds):
+        for board in swiss_round(list(field().values())):
+            white, black = board.white, board.black
+            if black is None:
+                assert white not in byes, "a second bye"
+                byes.add(white)
+                scores[white] += 1
+                continue
+            assert black not in met[white], "a rematch"
+            met[white].add(black)
+            met[black].add(white)
+            colours[white].append(0)
+            colours[black].append(1)
+            points = chance.choice((0.0, 0.5, 1.0))
+            scores[white] += points
+            scores[black] += 1 - points
+    return field()
+
+
+@settings(max_examples=60, deadline=None)
+@given(count=st.integers(2, 16), rounds=st.integers(1, 7), seed=st.integers(0, 10**6))
+def test_swiss_never_rematches_gives_one_bye_at_most_and_balances_colours(
+    count: int, rounds: int, seed: int
+) -> None:
+    # Up to half as many rounds as players, a pairing without rematch always exists (each
+    # has met fewer than half the field: Dirac's theorem); past that it may not.
+    rounds = max(1, min(rounds, count // 2))
+    field = play_swiss(count, rounds, seed)
+    for player in field.values():
+        assert abs(player.balance) <= 2
+        assert len(player.opponents) + player.had_bye == rounds
+
+
+def test_swiss_round_one_is_top_half_against_bottom_half_colours_alternating() -> None:
+    field = [SwissPlayer(f"p{n}", 0.0) for n in range(1, 9)]
+    boards = [(p.white, p.black) for p in swiss_round(field)]
+    assert boards == [("p1", "p5"), ("p6", "p2"), ("p3", "p7"), ("p8", "p4")]
+
+
+def test_swiss_keeps_score_groups_and_gives_the_bye_to_the_lowest_scorer() -> None:
+    field = [
+        SwissPlayer("a", 1.0, {"e"}, [0]),
+        SwissPlayer("b", 1.0, {"d"}, [1]),
+        SwissPlayer("c", 1.0, set(), [], had_bye=True),
+        SwissPlayer("d", 0.0, {"b"}, [0]),
+        SwissPlayer("e", 0.0, {"a"}, [1]),
+    ]
+    boards = swiss_round(field)
+    assert boards[-1] == Pairing("e", None)  # lowest score, lowest rank, no bye yet
+    pairs = {frozenset((p.white, p.black)) for p in boards[:-1]}
+    assert frozenset(("d", "c")) in pairs or frozenset(("a", "b")) in pairs
+    assert {p.white for p in boards if p.black} >= {"b"}  # b had Black: White is due
+
+
+def test_swiss_falls_back_to_a_rematch_only_when_nothing_else_pairs() -> None:
+    field = [SwissPlayer("a", 1.0, {"b"}, [0]), SwissPlayer("b", 0.0, {"a"}, [1])]
+    assert swiss_round(field) == [Pairing("b", "a")]
+
+
+def test_standings_and_tie_breaks_by_hand() -> None:
+    # a beats b, draws c; b beats c; c beats d; a beats d; b draws d.
+    results = [
+        Result(1, "a", "b", 1, 0),
+        Result(1, "c", "d", 1, 0),
+        Result(2, "c", "a", 0.5, 0.5),
+        Result(2, "b", "d", 0.5, 0.5),
+        Result(3, "a", "d", 1, 0),
+        Result(3, "b", "c", 1, 0),
+    ]
+    table = standings(["a", "b", "c", "d"], results, ROUND_ROBIN_TIES)
+    assert [(s.player, s.score, s.rank) for s in table] == [
+        ("a", 2.5, 1),
+        ("b", 1.5, 2),
+        ("c", 1.5, 3),
+        ("d", 0.5, 4),
+    ]
+    by = {s.player: s for s in table}
+    assert by["b"].ties["direct"] == 1.0 and by["c"].ties["direct"] == 0.0  # b beat c
+    assert by["a"].ties["buchholz"] == 1.5 + 1.5 + 0.5
+    assert by["a"].ties["median-buchholz"] == 1.5  # without 1.5 (best) and 0.5 (worst)
+    assert by["a"].ties["sonneborn-berger"] == 1.5 + 0.5 * 1.5 + 0.5
+    assert (by["a"].wins, by["a"].draws, by["a"].losses) == (2, 1, 0)
+    assert crosstable(results)["a"] == {"b": [1], "c": [0.5], "d": [1]}
+
+
+def test_a_bye_scores_but_adds_no_opponent() -> None:
+    results = [Result(1, "a", "b", 0, 1), Result(1, "c", None, 1, 0, played=False)]
+    table = {s.player: s for s in standings(["a", "b", "c"], results, SWISS_TIES)}
+    assert table["c"].score == 1 and table["c"].games == 0
+    assert table["c"].ties["buchholz"] == 0 and table["b"].ties["buchholz"] == 0
+    assert table["b"].rank == table["c"].rank == 1
