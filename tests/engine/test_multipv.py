@@ -143,3 +143,18 @@ def test_a_search_stopped_after_a_better_move_keeps_the_last_lines() -> None:
         assert infos, nodes
         for info in infos:
             assert len(info.lines) == min(3, len(board.legal_moves)), (nodes, info.depth)
+
+
+@pytest.mark.parametrize("variant", ["international", "russian"])
+def test_a_side_line_better_than_the_main_one_keeps_its_moves(variant: str) -> None:
+    """A side line searched again (its own table) may come out above the main line's score:
+    it is searched once more in full, so that it shows its moves, not its first alone (the
+    analysis board showed such lines as one move beside lines of fifteen)."""
+    for board in [Board(variant), *sample_positions(variant, 3, seed=17)]:
+        info = Engine(variant, table_megabytes=4).search(board, depth=8, multipv=3)
+        assert_lines_sound(board, info, 3)
+        for line in info.lines:
+            after = board.copy()
+            after.push(line.pv[0])
+            if after.legal_moves:
+                assert len(line.pv) > 1, (board.fen, [m.notation for m in line.pv], line.score)

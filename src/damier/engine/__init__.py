@@ -458,6 +458,13 @@ class Engine:
                     t, sq, following, children[i], main.depth - 1, 1, -main.score - 1, -alpha,
                     pst, extra,
                 )  # fmt: skip
+                if score > main.score and stats[S_STOP] == 0:
+                    # Above the main line (this search's own table): its reply failed low and
+                    # left no line, so it is searched again without the upper bound.
+                    score = -context.run(
+                        t, sq, following, children[i], main.depth - 1, 1, -INFINITY, -alpha,
+                        pst, extra,
+                    )  # fmt: skip
                 unmake_move(t, sq, rows, i)
                 if stats[S_STOP] == 1:
                     return []
