@@ -14,7 +14,7 @@ from typing import Any
 
 from damier.game import Game
 from damier.server.rooms import Rooms
-from damier.server.security import SessionSigner, TokenBuckets
+from damier.server.security import LoginThrottle, SessionSigner, TokenBuckets
 from damier.server.services.computer import ComputerPool
 from damier.server.settings import Settings
 from damier.server.store.db import Database
@@ -22,6 +22,10 @@ from damier.server.store.models import GameRow
 
 log = logging.getLogger("damier.server")
 
+OFFERS_IN_A_ROW = 3
+OFFER_EVERY = 20.0
+"""A player may make three draw offers (or takeback requests) in a row in a game, then one
+every 20 s: enough for any real use, too few to flood the opponent with them."""
 LIVE_GAMES = 2_000
 """Games kept in memory; the others are rebuilt from their stored moves when needed."""
 
@@ -57,10 +61,22 @@ class Services:
         """Wall-clock seconds: clocks are stored as moments, so they survive a restart."""
         self.signer = SessionSigner(settings.secret_key)
         self.limiter = TokenBuckets(settings.rate_capacity, settings.rate_per_second)
-        self.login_limiter = TokenBuckets(settings.login_capacity, settings.login_per_second)
-        """Log-in and register attempts, per client address and per account name."""
+        self.login_limiter = LoginThrottle(
+            settings.login_capacity,
+            settings.login_per_second,
+            settings.login_pair_capacity,
+            settings.login_pair_per_second,
+            now=now,
+        )
+        """Log-in, register and password change attempts (see its policy)."""
+        self.guest_limiter = TokenBuckets(
+            settings.guest_capacity, settings.guest_per_second, now=now
+        )
+        """New guests, per client address."""
         self.chat_limiter = TokenBuckets(settings.chat_capacity, settings.chat_per_second, now=now)
         """Chat messages, per player."""
+        self.offer_limiter = TokenBuckets(OFFERS_IN_A_ROW, 1 / OFFER_EVERY, now=now)
+        """Draw offers and takeback requests, per game, player and kind."""
         self.live: OrderedDict[str, LiveGame] = OrderedDict()
         self.thinking: set[tuple[str, int, int]] = set()
         """The computer's searches under way: (game, ply, seat)."""

@@ -29,12 +29,13 @@ from damier.rules import Variant, get_variant
 from damier.rules.variants import UnknownVariantError
 from damier.server.rooms import State
 from damier.server.schemas import COLORS, GameState, GameSummary, SeatChoice
-from damier.server.services.context import Services
+from damier.server.services.context import OFFER_EVERY, Services
 from damier.server.services.errors import (
     BadRequest,
     Conflict,
     Forbidden,
     NotFound,
+    RateLimited,
     ServiceError,
     Unplayable,
 )
@@ -341,6 +342,12 @@ async def _announce(
     turn = COLORS.index(state.turn)
     if state.status == "playing" and state.seats[turn].kind == "computer":
         _think(services, state.id, state.ply, turn)
+
+
+def spend_offer(services: Services, game_id: str, seat: int, kind: str) -> None:
+    """Refuse (429) an offer of ``kind`` made too soon after the player's last ones."""
+    if not services.offer_limiter.take(f"{game_id}:{seat}:{kind}"):
+        raise RateLimited(f"too many {kind}s in a row: wait {OFFER_EVERY:g} s before the next")
 
 
 def _player_seat(row: GameRow, player_id: str | None) -> int:
@@ -697,6 +704,7 @@ async def draw_action(
         if action == "offer":
             if seat in agreed:
                 raise Conflict("your draw offer stands already")
+            spend_offer(services, row.id, seat, "draw offer")
             game.offer_draw(seat)
             seated = sitters(row)
             computers = [p for p in game.board.active_players if seated[p].kind == "computer"]

@@ -108,6 +108,7 @@ async def takeback(
         elif row.takeback_offer == seat:
             raise Conflict("your takeback request stands already")
         else:
+            games.spend_offer(services, row.id, seat, "takeback request")
             row.takeback_offer = seat
         return None
 
@@ -223,6 +224,7 @@ async def chat(
         "type": "chat",
         "room": room,
         "name": player.name,
+        "guest": player.password_hash is None,
         "color": seated.get(player_id),
         "text": message,
         "at": services.now(),
