@@ -27,12 +27,14 @@ def parse_clock(
     ``30/move`` or ``30/move+600`` (elastic: seconds a move + reserve)."""
     if not text:
         return None
-    if match := re.fullmatch(r"(\d+(?:\.\d+)?)/move(?:\+(\d+(?:\.\d+)?))?", text):
+    if not text.isascii():  # \d and float() would read other scripts' digits: ٥+٣ as 5+3
+        raise ValueError(f"clock {text[:32]!r}: write it with the digits 0-9, as 5+3 or 10")
+    if match := re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)/move(?:\+([0-9]+(?:\.[0-9]+)?))?", text):
         per_move, reserve = float(match.group(1)), match.group(2)
         if reserve is None:
             return Clock.per_move(per_move, players, now=now)
         return Clock.elastic(per_move, float(reserve), players, now=now)
-    if match := re.fullmatch(r"(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?", text):
+    if match := re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(?:\+([0-9]+(?:\.[0-9]+)?))?", text):
         minutes, increment = float(match.group(1)), match.group(2)
         if increment is None:
             return Clock.sudden_death(minutes * 60, players, now=now)

@@ -152,48 +152,78 @@ class PdnGame:
 
 _TAG = re.compile(r'\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _WORD = re.compile(r"[^\s\[\]{}();]+")
+_SPACE = re.compile(r"\s+")
+_BRACE = re.compile(r"[{}]")
+_NAG = re.compile(r"\$\d+")
 _MOVE_NUMBER = re.compile(r"^(\d+)\.+")
 # A square: a number, a letter and a rank (d4), or on radial boards the area's letter too (Rd4);
 # between squares one kind of separator. Russian files write a capture with ``:``.
 _MOVE = re.compile(r"^[a-z]{0,2}\d+([-x:])[a-z]{0,2}\d+(\1[a-z]{0,2}\d+)*$", re.IGNORECASE)
 _GLYPH = re.compile(r"[!?]+$")
 
+MAX_DEPTH = 64
+"""How deep variations may nest (a variation of the main line is 1 deep): a deeper one is
+an error of its game, and is skipped."""
 
-def _closing_brace(text: str, start: int) -> int:
-    """Index of the brace closing the comment opened at ``start`` (braces may nest), or -1."""
-    depth = 0
-    for index in range(start, len(text)):
-        if text[index] == "{":
-            depth += 1
-        elif text[index] == "}":
-            depth -= 1
-            if depth == 0:
-                return index
-    return -1
+MAX_TAG_NAME = 40
+"""The longest tag name read or written."""
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+def tag_name_problem(name: str) -> str | None:
+    """What is wrong with a tag name, or None for a good one: letters, digits and
+    underscores, starting with a letter, at most :data:`MAX_TAG_NAME` characters.
+
+    >>> tag_name_problem("GameType") is None
+    True
+    >>> tag_name_problem("1st")
+    "tag name '1st' must be letters, digits and underscores, starting with a letter"
+    """
+    if len(name) > MAX_TAG_NAME:
+        return f"tag name {name[:MAX_TAG_NAME]!r}... is longer than {MAX_TAG_NAME} characters"
+    if not _TAG_NAME.fullmatch(name):
+        return f"tag name {name!r} must be letters, digits and underscores, starting with a letter"
+    return None
+
+
+def _closing_braces(text: str) -> dict[int, int]:
+    """For each ``{`` of ``text``, the index of the brace closing it (braces nest); an
+    unterminated one is left out. Every brace is looked at once."""
+    closing: dict[int, int] = {}
+    opened: list[int] = []
+    for brace in _BRACE.finditer(text):
+        if brace.group() == "{":
+            opened.append(brace.start())
+        elif opened:
+            closing[opened.pop()] = brace.start()
+    return closing
 
 
 def _tokens(text: str) -> Iterator[tuple[str, str, int, int]]:
     """``(kind, text, line, column)`` for each token; kind ``error`` carries a message, and
     the scan goes on after it (at the next tag for an unterminated comment)."""
-    position = 0
-    line_starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
-
-    def where(offset: int) -> tuple[int, int]:
-        line = _bisect(line_starts, offset)
-        return line, offset - line_starts[line - 1] + 1
-
-    while position < len(text):
+    closing = _closing_braces(text) if "{" in text else {}
+    position, length = 0, len(text)
+    line, line_start, counted = 1, 0, 0  # lines are counted up to ``counted``
+    while True:
+        space = _SPACE.match(text, position)
+        if space is not None:
+            position = space.end()
+        if position >= length:
+            return
+        newlines = text.count("\n", counted, position)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, position) + 1
+        counted = position
+        column = position - line_start + 1
         char = text[position]
-        line, column = where(position)
-        if char.isspace():
-            position += 1
-            continue
         if char == "{":
-            end = _closing_brace(text, position)
+            end = closing.get(position, -1)
             if end < 0:
                 yield "error", "unterminated comment", line, column
                 next_tag = text.find("\n[", position)
-                position = len(text) if next_tag < 0 else next_tag + 1
+                position = length if next_tag < 0 else next_tag + 1
                 continue
             yield "comment", text[position + 1 : end], line, column
             position = end + 1
@@ -202,13 +232,17 @@ def _tokens(text: str) -> Iterator[tuple[str, str, int, int]]:
             if match is None:
                 yield "error", "malformed tag", line, column
                 end_of_line = text.find("\n", position)
-                position = len(text) if end_of_line < 0 else end_of_line
+                position = length if end_of_line < 0 else end_of_line
                 continue
-            yield "tag", match.group(0), line, column
+            problem = tag_name_problem(match.group(1))
+            if problem is None:
+                yield "tag", match.group(0), line, column
+            else:
+                yield "error", problem, line, column
             position = match.end()
         elif char == ";":
             end_of_line = text.find("\n", position)
-            position = len(text) if end_of_line < 0 else end_of_line
+            position = length if end_of_line < 0 else end_of_line
         elif char in "()":
             yield ("open" if char == "(" else "close"), char, line, column
             position += 1
@@ -218,33 +252,23 @@ def _tokens(text: str) -> Iterator[tuple[str, str, int, int]]:
         else:
             word = _WORD.match(text, position)
             assert word is not None  # any other character starts a word
-            kind = "nag" if re.fullmatch(r"\$\d+", word.group(0)) else "word"
+            kind = "nag" if _NAG.fullmatch(word.group(0)) else "word"
             yield kind, word.group(0), line, column
             position = word.end()
 
 
-def _bisect(starts: list[int], offset: int) -> int:
-    """1-based line number of ``offset``."""
-    low, high = 0, len(starts)
-    while low + 1 < high:
-        middle = (low + high) // 2
-        if starts[middle] <= offset:
-            low = middle
-        else:
-            high = middle
-    return low + 1
-
-
-def read_pdn(text: str) -> list[PdnGame]:
-    """Every game of a PDN text. Syntax errors are kept in each game's ``errors``."""
+def read_pdn(text: str, max_depth: int = MAX_DEPTH) -> list[PdnGame]:
+    """Every game of a PDN text. Syntax errors are kept in each game's ``errors``; a
+    variation nested deeper than ``max_depth`` is one, and is skipped."""
     text = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff")
     games: list[PdnGame] = []
     game = PdnGame()
     stack: list[list[Node]] = [game.moves]
     in_movetext = False
+    skipped = 0  # how deep inside a skipped (too deep) variation the reader is
 
     def finish(result: str) -> None:
-        nonlocal game, stack, in_movetext
+        nonlocal game, stack, in_movetext, skipped
         if len(stack) > 1:
             last = stack[-1][-1] if stack[-1] else None
             where = (last.line, last.column) if last else (game.line, 1)
@@ -254,6 +278,7 @@ def read_pdn(text: str) -> list[PdnGame]:
         game = PdnGame()
         stack = [game.moves]
         in_movetext = False
+        skipped = 0
 
     for kind, chunk, line, column in _tokens(text):
         if kind == "error":
@@ -271,6 +296,11 @@ def read_pdn(text: str) -> list[PdnGame]:
         if not in_movetext and not game.tags:
             game.line = line
         in_movetext = True
+        if skipped and kind in ("open", "close"):
+            skipped += 1 if kind == "open" else -1
+            continue
+        if skipped and not (kind == "word" and (chunk in RESULTS or chunk == "*")):
+            continue  # only a result ends a skipped variation early (its game ends)
         current = stack[-1]
         if kind == "comment":
             body = chunk.strip()
@@ -284,6 +314,12 @@ def read_pdn(text: str) -> list[PdnGame]:
                 current[-1].nags.append(chunk)
             continue
         if kind == "open":
+            if len(stack) > max_depth:
+                game.errors.append(
+                    PdnError(f"variations nest at most {max_depth} deep", line, column)
+                )
+                skipped = 1
+                continue
             if not current:
                 game.errors.append(PdnError("a variation before any move", line, column))
                 stack.append([])
@@ -331,8 +367,33 @@ def _tag_result(game: PdnGame) -> str:
     return tag if tag in RESULTS else "*"
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
 def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """A tag value as written between its quotes: backslashes and quotes escaped, line
+    breaks and other control characters (which PDN cannot escape) written as spaces."""
+    return _CONTROL.sub(" ", value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(text: str) -> str:
+    """A comment as written, in braces: a brace that would end it early, or one that
+    is never closed, is left out (PDN cannot escape braces; nested pairs are kept)."""
+    unmatched: list[int] = []
+    opened: list[int] = []
+    for index, char in enumerate(text):
+        if char == "{":
+            opened.append(index)
+        elif char == "}":
+            if opened:
+                opened.pop()
+            else:
+                unmatched.append(index)
+    unmatched += opened
+    if unmatched:
+        drop = set(unmatched)
+        text = "".join(char for index, char in enumerate(text) if index not in drop)
+    return "{" + text + "}"
 
 
 def _movetext(nodes: list[Node], first_ply: int, each: bool = False) -> list[str]:
@@ -344,7 +405,7 @@ def _movetext(nodes: list[Node], first_ply: int, each: bool = False) -> list[str
     for index, node in enumerate(nodes):
         if parse_forfeit(node.text) is not None:
             words.append(node.text)
-            words.extend("{" + comment + "}" for comment in node.comments)
+            words.extend(_comment(comment) for comment in node.comments)
             continue
         number = ply // 2 + 1
         if each:
@@ -355,7 +416,7 @@ def _movetext(nodes: list[Node], first_ply: int, each: bool = False) -> list[str
             words.append(f"{number}...")
         words.append(node.text + "".join(n for n in node.nags if not n.startswith("$")))
         words.extend(n for n in node.nags if n.startswith("$"))
-        words.extend("{" + comment + "}" for comment in node.comments)
+        words.extend(_comment(comment) for comment in node.comments)
         for variation in node.variations:
             inner = _movetext(variation, ply, each)
             words.append("(" + " ".join(inner) + ")")
@@ -401,12 +462,22 @@ _FIRST_TAGS = (*SEVEN_TAGS[:4], *PLAYER_TAGS, "Result", "Ranking")
 
 
 def dump_pdn(game: PdnGame) -> str:
-    """A parsed game written back: tags, comments, variations and result kept."""
+    """A parsed game written back: tags, comments, variations and result kept.
+
+    Raises ValueError for a tag name PDN cannot hold (see :func:`tag_name_problem`), or a
+    result that is not one (:data:`RESULTS`, ``*``): either would change what the text says.
+    """
+    for name in game.tags:
+        problem = tag_name_problem(name)
+        if problem is not None:
+            raise ValueError(problem)
+    if game.result not in RESULTS and game.result != "*":
+        raise ValueError(f"result {game.result[:16]!r} is not a PDN result")
     tags = dict(game.tags)
     tags["Result"] = game.result
     ordered = [t for t in _FIRST_TAGS if t in tags] + [t for t in tags if t not in _FIRST_TAGS]
     head = "\n".join(f'[{name} "{_escape(tags[name])}"]' for name in ordered)
-    words = ["{" + game.comment + "}"] if game.comment else []
+    words = [_comment(game.comment)] if game.comment else []
     if _players(game) > 2:
         words += _movetext(game.moves, 0, each=True)
     else:
@@ -481,6 +552,8 @@ def write_pdn(game: Game, tags: dict[str, str] | None = None) -> str:
 
 
 __all__ = [
+    "MAX_DEPTH",
+    "MAX_TAG_NAME",
     "PLAYER_TAGS",
     "RESULTS",
     "Node",
@@ -493,5 +566,6 @@ __all__ = [
     "parse_forfeit",
     "parse_ranking",
     "read_pdn",
+    "tag_name_problem",
     "write_pdn",
 ]

@@ -19,7 +19,8 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import PlainTextResponse, Response
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from damier.board import Board
 from damier.server.deps import RateLimit
@@ -39,6 +40,7 @@ from damier.server.services.analysis import (
 )
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, ServiceError
+from damier.server.services.players import session_player
 from damier.server.ws import next_message, same_origin, sender_key
 
 router = APIRouter(tags=["analysis"])
@@ -48,22 +50,34 @@ MAX_LINES = 5
 
 
 @router.post("/api/analysis/position", response_model=PositionView, dependencies=[RateLimit])
-async def analysis_position(request: PositionRequest) -> PositionView:
-    return position_view(request.variant, request.fen, request.moves)
+async def analysis_position(request: PositionRequest) -> Response:
+    return await _json_off_the_loop(
+        lambda: position_view(request.variant, request.fen, request.moves)
+    )
 
 
 @router.post("/api/analysis/pdn", response_model=PdnTree, dependencies=[RateLimit])
-async def read_pdn_tree(request: PdnText) -> PdnTree:
-    return pdn_tree(request.pdn, request.variant)
+async def read_pdn_tree(request: PdnText) -> Response:
+    return await _json_off_the_loop(lambda: pdn_tree(request.pdn, request.variant))
 
 
 @router.post("/api/analysis/pdn/export", response_class=PlainTextResponse, dependencies=[RateLimit])
 async def write_pdn_tree(tree: PdnTree) -> Response:
     return PlainTextResponse(
-        tree_pdn(tree),
+        await run_in_threadpool(tree_pdn, tree),
         media_type="application/x-chess-pdn",
         headers={"Content-Disposition": 'attachment; filename="damier-analysis.pdn"'},
     )
+
+
+async def _json_off_the_loop(work: Callable[[], BaseModel]) -> Response:
+    """The answer of ``work`` as JSON, both made in a worker thread: replaying a line or
+    reading a PDN takes long enough to hold up every other request if done on the loop."""
+
+    def answer() -> bytes:
+        return work().model_dump_json().encode()
+
+    return Response(await run_in_threadpool(answer), media_type="application/json")
 
 
 @router.websocket("/ws/analysis")
@@ -73,7 +87,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
     if not same_origin(websocket):
         await websocket.close(code=1008, reason="cross-origin socket")
         return
-    player_id = services.signer.read(websocket.cookies.get(COOKIE))
+    player_id = await session_player(services=services, cookie=websocket.cookies.get(COOKIE))
     owner = sender_key(websocket, player_id)
     await websocket.accept()
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -112,7 +126,9 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     await send({"type": "stopped"})
                 elif kind == "start":
                     request, lines = _start_request(data)
-                    game = position(request.variant, request.fen, request.moves)
+                    game = await run_in_threadpool(
+                        position, request.variant, request.fen, request.moves
+                    )
                     await stop()
                     slot = await analyses.reserve_soon(owner)
                     line = [event_text(event) for event in game.events]

@@ -29,6 +29,7 @@ from damier.server.schemas import (
     VariantInfo,
 )
 from damier.server.services.errors import NotFound
+from damier.server.services.games import rules_of
 
 router = APIRouter(prefix="/api/variants", tags=["variants"])
 
@@ -174,9 +175,10 @@ async def variant_detail(name: str) -> VariantDetail:
     if len(name) > 64:
         raise NotFound("no such variant")
     try:
-        variant = get_variant(name)
+        get_variant(name.split("+")[0])
     except UnknownVariantError as error:
         raise NotFound(str(error)) from None
+    variant = rules_of(name)  # options the variant refuses: 400, with the registry's reason
     return VariantDetail(
         **_info(variant).model_dump(),
         start_fen=variant.start_fen,

@@ -16,28 +16,32 @@ import contextlib
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Generic, TypeVar
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from damier.board import PLAYER_NAMES, Board, Move
 from damier.engine import Engine, Info
 from damier.errors import FenError
 from damier.game import Forfeit, Game
 from damier.notation.pdn import (
+    MAX_DEPTH,
+    RESULTS,
     Node,
     PdnGame,
     dump_pdn,
     forfeit_text,
     parse_forfeit,
     read_pdn,
+    tag_name_problem,
 )
-from damier.rules import Variant, get_variant
-from damier.rules.variants import UnknownVariantError
+from damier.rules import Variant
 from damier.server.schemas import Square
 from damier.server.services.errors import BadRequest, RateLimited
+from damier.server.services.games import rules_of
 
 MAX_LINE = 600
 """Most moves a position's line may have (a long game and then some)."""
@@ -79,10 +83,8 @@ class PositionView(BaseModel):
 
 
 def _variant(name: str) -> Variant:
-    try:
-        return get_variant(name)
-    except UnknownVariantError as error:
-        raise BadRequest(str(error)) from None
+    """The variant ``name`` names, with its options; BadRequest with the registry's reason."""
+    return rules_of(name)
 
 
 def _play(game: Game, text: str) -> Move | Forfeit:
@@ -153,6 +155,11 @@ def event_text(event: Move | Forfeit) -> str:
 
 # -- PDN trees -------------------------------------------------------------------------
 
+MAX_PDN = 32_000
+"""Most characters of a PDN text read into a tree (the request body limit may be lower)."""
+
+_NAG = r"^(\$[0-9]{1,3}|[!?]{1,2})$"
+
 
 class TreeMove(BaseModel):
     """A move of a PDN tree: the move, what is written after it, and its alternatives."""
@@ -163,7 +170,8 @@ class TreeMove(BaseModel):
     fen: str = ""
     """The position after the move (filled when the server reads a PDN)."""
     comments: list[str] = Field(default_factory=list)
-    nags: list[str] = Field(default_factory=list)
+    nags: list[Annotated[str, Field(pattern=_NAG)]] = Field(default_factory=list)
+    """Glyphs: ``$1``... or ``!``, ``?!``..."""
     variations: list[list[TreeMove]] = Field(default_factory=list)
     """Lines played instead of this move."""
 
@@ -178,9 +186,51 @@ class PdnTree(BaseModel):
     moves: list[TreeMove] = Field(default_factory=list)
     """The main line."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _not_too_deep(cls, data: Any) -> Any:
+        """Refuse variations nested deeper than a PDN may have them, before the nested
+        moves are read (each level of them would be read by a call within a call)."""
+        if isinstance(data, dict):
+            _check_depth(data.get("moves"))
+        return data
+
+    @field_validator("tags")
+    @classmethod
+    def _tag_names(cls, tags: dict[str, str]) -> dict[str, str]:
+        for name in tags:
+            problem = tag_name_problem(name)
+            if problem is not None:
+                raise ValueError(problem)
+        return tags
+
+    @field_validator("result")
+    @classmethod
+    def _pdn_result(cls, result: str) -> str:
+        if result not in RESULTS and result != "*":
+            raise ValueError(f"a PDN result is one of {', '.join([*RESULTS, '*'])}")
+        return result
+
+
+def _check_depth(moves: Any) -> None:
+    """ValueError if the variations of a tree as sent (JSON lists and objects) nest deeper
+    than :data:`MAX_DEPTH`; looks at each list once, without calls within calls."""
+    lines: list[tuple[Any, int]] = [(moves, 0)]
+    while lines:
+        line, depth = lines.pop()
+        if not isinstance(line, list):
+            continue  # not a line: the model's own checks say what is wrong
+        for move in line:
+            variations = move.get("variations") if isinstance(move, dict) else None
+            if not isinstance(variations, list) or not variations:
+                continue
+            if depth >= MAX_DEPTH:
+                raise ValueError(f"PDN variations nest at most {MAX_DEPTH} deep")
+            lines.extend((variation, depth + 1) for variation in variations)
+
 
 class PdnText(BaseModel):
-    pdn: str
+    pdn: str = Field(max_length=MAX_PDN)
     variant: str = Field(default="international", max_length=64)
     """The variant when the game's tags name none."""
 
@@ -196,54 +246,47 @@ def pdn_tree(text: str, default: str) -> PdnTree:
         raise BadRequest(f"PDN {record.errors[0]}")
     try:
         variant = record.variant(_variant(default))
-    except (UnknownVariantError, ValueError) as error:
+    except ValueError as error:  # an unknown GameType or Variant, or options refused
         raise BadRequest(str(error)) from None
     start = position(variant.name, record.tags.get("FEN"), [])
+
+    game = start
+
+    def tree_move(node: Node, event: Move | Forfeit, variations: list[list[TreeMove]]) -> TreeMove:
+        move = event if isinstance(event, Move) else None
+        return TreeMove(
+            notation=event_text(event),
+            path=list(move.path) if move else [],
+            captured=list(move.captured) if move else [],
+            fen=game.board.fen,  # the position after the move
+            comments=list(node.comments),
+            nags=list(node.nags),
+            variations=variations,
+        )
+
+    def where(node: Node) -> str:
+        return f"PDN line {node.line}, column {node.column}: "
+
     return PdnTree(
         variant=variant.name,
         fen=start.start_fen,
         tags=dict(record.tags),
         comment=record.comment,
         result=record.result,
-        moves=_tree_line(record.moves, start.board.fen, variant, []),
+        moves=_walk(game, record.moves, lambda node: node.text, where, tree_move),
     )
-
-
-def _tree_line(nodes: list[Node], fen: str, variant: Variant, before: list[str]) -> list[TreeMove]:
-    """A PDN line as tree moves, replayed from ``fen`` after ``before`` (the moves already
-    played in this line, for the draw rules)."""
-    line: list[TreeMove] = []
-    game = position(variant.name, fen, before)
-    for node in nodes:
-        alternatives = [
-            _tree_line(variation, fen, variant, [*before, *(m.notation for m in line)])
-            for variation in node.variations
-        ]
-        try:
-            event = _play(game, node.text)
-        except BadRequest as error:
-            raise BadRequest(f"PDN line {node.line}, column {node.column}: {error}") from None
-        move = event if isinstance(event, Move) else None
-        line.append(
-            TreeMove(
-                notation=event_text(event),
-                path=list(move.path) if move else [],
-                captured=list(move.captured) if move else [],
-                fen=game.board.fen,
-                comments=list(node.comments),
-                nags=list(node.nags),
-                variations=alternatives,
-            )
-        )
-    return line
 
 
 def tree_pdn(tree: PdnTree) -> str:
     """A tree written as PDN (its tags, comments, glyphs and variations); every move is
-    checked first."""
+    checked first, and written in the variant's own notation."""
     variant = _variant(tree.variant)
     start = position(variant.name, tree.fen or None, [])
-    _check_line(tree.moves, start.start_fen, variant, [])
+
+    def node(move: TreeMove, event: Move | Forfeit, variations: list[list[Node]]) -> Node:
+        return Node(event_text(event), 0, 0, list(move.comments), list(move.nags), variations)
+
+    moves = _walk(start, tree.moves, lambda move: move.notation, lambda _: "", node)
     tags = dict(tree.tags)
     if variant.pdn_game_type is not None:
         tags.setdefault("GameType", str(variant.pdn_game_type))
@@ -251,30 +294,86 @@ def tree_pdn(tree: PdnTree) -> str:
         tags.setdefault("Variant", variant.name)
     if start.start_fen != Board(variant).fen:
         tags.setdefault("FEN", start.start_fen)
-    record = PdnGame(tags=tags, moves=_nodes(tree.moves), result=tree.result, comment=tree.comment)
-    return dump_pdn(record)
+    record = PdnGame(tags=tags, moves=moves, result=tree.result, comment=tree.comment)
+    try:
+        return dump_pdn(record)
+    except ValueError as error:  # a tag name or a result PDN cannot hold
+        raise BadRequest(str(error)) from None
 
 
-def _check_line(moves: list[TreeMove], fen: str, variant: Variant, before: list[str]) -> None:
-    game = position(variant.name, fen, before)
-    for index, move in enumerate(moves):
-        for variation in move.variations:
-            _check_line(variation, fen, variant, [*before, *(m.notation for m in moves[:index])])
-        _play(game, move.notation)
+In = TypeVar("In", Node, TreeMove)
+Out = TypeVar("Out", Node, TreeMove)
 
 
-def _nodes(moves: list[TreeMove]) -> list[Node]:
-    return [
-        Node(
-            move.notation,
-            0,
-            0,
-            list(move.comments),
-            list(move.nags),
-            [_nodes(variation) for variation in move.variations],
-        )
-        for move in moves
-    ]
+@dataclass
+class _Line(Generic[In, Out]):
+    """A line the walk is in: its moves, how far it has gone, and what it built."""
+
+    moves: Sequence[In]
+    out: list[Out]
+    index: int = 0
+    variation: int = 0
+    """The next variation of ``moves[index]`` to walk, before the move is played."""
+    built: list[list[Out]] = field(default_factory=list)
+    """The variations of ``moves[index]`` built so far."""
+    played: list[Move | Forfeit] = field(default_factory=list)
+
+
+def _walk(
+    game: Game,
+    line: Sequence[In],
+    text: Callable[[In], str],
+    where: Callable[[In], str],
+    make: Callable[[In, Move | Forfeit, list[list[Out]]], Out],
+) -> list[Out]:
+    """Play ``line`` on ``game`` with every variation in it, each from the position before
+    the move it replaces, and build the moves of the tree again with ``make`` (called just
+    after its move is played: ``game`` is at the position after it).
+
+    Each move is played once and taken back once (the draw rules see the moves before
+    it); the walk keeps its own stack of lines, so a deep tree makes no deep calls.
+    BadRequest for a move refused, after ``where`` the move is.
+    """
+    root: list[Out] = []
+    stack = [_Line(line, root)]
+    while stack:
+        top = stack[-1]
+        if top.index == len(top.moves):
+            for event in reversed(top.played):
+                _take_back(game, event)
+            stack.pop()
+            continue
+        move = top.moves[top.index]
+        variations = _variations(move)
+        if top.variation < len(variations):
+            branch: list[Out] = []
+            top.built.append(branch)
+            stack.append(_Line(variations[top.variation], branch))
+            top.variation += 1
+            continue
+        try:
+            event = _play(game, text(move))
+        except BadRequest as error:
+            raise BadRequest(f"{where(move)}{error}") from None
+        top.played.append(event)
+        top.out.append(make(move, event, top.built))
+        top.index += 1
+        top.variation = 0
+        top.built = []
+    return root
+
+
+def _variations(move: Node | TreeMove) -> Sequence[Sequence[Any]]:
+    return move.variations
+
+
+def _take_back(game: Game, event: Move | Forfeit) -> None:
+    """Undo the last move or forfeit of ``game``. A two-player forfeit only ends the game
+    (it leaves no ply for :meth:`Game.undo`), so taking it back clears the result."""
+    if isinstance(event, Forfeit) and game.variant.players == 2:
+        game.result = None
+    else:
+        game.undo()
 
 
 # -- engine analyses -------------------------------------------------------------------
