@@ -29,6 +29,7 @@ from damier.server.routes import (
     review,
     session,
     table,
+    tournaments,
     variants,
 )
 from damier.server.routes.pages import STATIC
@@ -39,6 +40,7 @@ from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
 from damier.server.services.games import end_flagged_games, resume_computer_games
 from damier.server.services.matches import advance_matches
+from damier.server.services.tournaments.service import advance_tournaments
 from damier.server.settings import Settings, SettingsError
 from damier.server.store.db import Database
 from damier.server.ws import router as ws_router
@@ -145,6 +147,7 @@ def create_app(
     app.include_router(matches.router)
     app.include_router(analysis.router)
     app.include_router(table.router)
+    app.include_router(tournaments.router)
     app.include_router(ws_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
@@ -167,5 +170,6 @@ async def _clock_ticker(services: Services) -> None:
         try:
             await end_flagged_games(services=services)
             await advance_matches(services=services)
+            await advance_tournaments(services=services)
         except Exception:
             log.exception("clock check failed")

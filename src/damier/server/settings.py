@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     first_move_seconds: float = 30.0
     """A game is aborted when a player does not make his first move within this time (from
     the start, then from the previous player's first move)."""
+    tournament_creators: str = ""
+    """Names of the registered players who may create tournaments, comma-separated (empty:
+    every registered player may)."""
     claim_seconds: float = 30.0
     """How long a player's connections must have been gone before his opponent may claim
     the game (a win or a draw)."""

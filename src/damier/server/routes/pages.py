@@ -41,6 +41,11 @@ async def match_page(match_id: str) -> Response:
     return _page("match.html")
 
 
+@router.get("/tournaments/{tournament_id}")
+async def tournament_page(tournament_id: str) -> Response:
+    return _page("tournament.html")
+
+
 @router.get("/analysis/{variant}")
 async def analysis_page(variant: str) -> Response:
     return _page("analysis.html")

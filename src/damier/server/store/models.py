@@ -220,3 +220,91 @@ class MatchGameRow(Base):
     """None until the game starts."""
     first_points: Mapped[float | None] = mapped_column(Float)
     """The first player's points (1, 0.5, 0) once the game is over."""
+
+class TournamentRow(Base):
+    """A tournament (``services.tournaments``): its format, its start, the round being
+    played. Its players are :class:`TournamentPlayerRow`, its games
+    :class:`TournamentGameRow` (a round's are stored as soon as it is paired)."""
+
+    __tablename__ = "tournaments"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    variant: Mapped[str] = mapped_column(String(64))
+    clock_control: Mapped[str] = mapped_column(String(32))
+    system: Mapped[str] = mapped_column(String(16))
+    """``round-robin`` or ``swiss``."""
+    cycles: Mapped[int] = mapped_column(Integer, default=1)
+    """A round robin's cycles: 1 single, 2 double (colours reversed)."""
+    rounds: Mapped[int] = mapped_column(Integer)
+    """A Swiss's rounds; a round robin's, once its players are known (0 before)."""
+    legs: Mapped[int] = mapped_column(Integer, default=1)
+    """Games per pairing: 1, or 2 with the colours swapped."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``coming``, ``playing`` or ``finished``."""
+    starts_at: Mapped[float] = mapped_column(Float, index=True)
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    """The round being played, from 1 (0 before the start)."""
+    creator_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    password_hash: Mapped[str | None] = mapped_column(String(255))
+    """Set when joining needs a password (a salted hash, never sent to a client)."""
+    created: Mapped[float] = mapped_column(Float, index=True)
+    updated: Mapped[float] = mapped_column(Float)
+    finished: Mapped[float | None] = mapped_column(Float)
+    version: Mapped[int] = mapped_column(Integer, nullable=False)
+
+    creator: Mapped[PlayerRow] = relationship(lazy="joined")
+    players: Mapped[list[TournamentPlayerRow]] = relationship(
+        lazy="selectin", order_by="TournamentPlayerRow.seed", cascade="all, delete-orphan"
+    )
+    games: Mapped[list[TournamentGameRow]] = relationship(
+        lazy="selectin",
+        order_by=lambda: (TournamentGameRow.round, TournamentGameRow.board, TournamentGameRow.leg),
+        cascade="all, delete-orphan",
+    )
+
+    __mapper_args__ = {"version_id_col": version}  # noqa: RUF012
+
+
+class TournamentPlayerRow(Base):
+    """A player of a tournament."""
+
+    __tablename__ = "tournament_players"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    seed: Mapped[int] = mapped_column(Integer)
+    """The order of entry, from 0: a round robin's numbers in the Berger table, a Swiss's
+    rank among equal scores."""
+    joined: Mapped[float] = mapped_column(Float)
+    withdrawn: Mapped[float | None] = mapped_column(Float)
+    """When the player withdrew (or was withdrawn after two forfeits); he is paired no
+    more, his games played count."""
+    forfeits: Mapped[int] = mapped_column(Integer, default=0)
+    """Games lost without making a move."""
+
+    player: Mapped[PlayerRow] = relationship(lazy="joined")
+
+
+class TournamentGameRow(Base):
+    """One game of a round (a pairing of two legs has two), a bye, or a win by default:
+    stored when the round is paired, so that a restart never pairs it again differently."""
+
+    __tablename__ = "tournament_games"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    board: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """From 1."""
+    leg: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """0, or 1 for the return game of a two-game pairing (colours swapped)."""
+    kind: Mapped[str] = mapped_column(String(16))
+    """``game``; ``bye`` (``white_id`` is alone); ``default`` (no game: a player had
+    withdrawn, the other wins)."""
+    white_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    black_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    game_id: Mapped[str | None] = mapped_column(ForeignKey("games.id"), index=True)
+    """None until the game starts."""
+    white_points: Mapped[float | None] = mapped_column(Float)
+    """None until the game is scored."""
+    black_points: Mapped[float | None] = mapped_column(Float)
