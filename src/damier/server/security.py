@@ -65,7 +65,13 @@ class TokenBuckets:
 
 
 class BodyLimit:
-    """ASGI middleware: HTTP request bodies over ``limit`` bytes get 413."""
+    """ASGI middleware: HTTP request bodies over ``limit`` bytes get 413.
+
+    A body without a length (chunked) is counted as it comes: past the limit, the 413 is
+    sent there and then, and the app is told the client has gone, so it stops reading.
+    (Raising instead would not do: the framework's body parser turns any error into a
+    400, and the app's answer to that is dropped here.)
+    """
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -85,32 +91,34 @@ class BodyLimit:
                     await _too_large(send)
                     return
         received = 0
-        responded = False
+        responded = False  # the app has begun its answer
+        refused = False  # the body went past the limit
+        answered = False  # and the answer is the 413 sent here
 
         async def limited_receive() -> Message:
-            nonlocal received
+            nonlocal received, refused, answered
+            if refused:
+                return {"type": "http.disconnect"}
             message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.limit:
-                    raise _BodyTooLarge
+                    refused = True
+                    if not responded:
+                        await _too_large(send)
+                        answered = True
+                    return {"type": "http.disconnect"}
             return message
 
         async def tracked_send(message: Message) -> None:
             nonlocal responded
+            if answered:
+                return
             if message["type"] == "http.response.start":
                 responded = True
             await send(message)
 
-        try:
-            await self.app(scope, limited_receive, tracked_send)
-        except _BodyTooLarge:
-            if not responded:
-                await _too_large(send)
-
-
-class _BodyTooLarge(Exception):
-    pass
+        await self.app(scope, limited_receive, tracked_send)
 
 
 async def _too_large(send: Send) -> None:
