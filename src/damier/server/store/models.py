@@ -221,6 +221,7 @@ class MatchGameRow(Base):
     first_points: Mapped[float | None] = mapped_column(Float)
     """The first player's points (1, 0.5, 0) once the game is over."""
 
+
 class TournamentRow(Base):
     """A tournament (``services.tournaments``): its format, its start, the round being
     played. Its players are :class:`TournamentPlayerRow`, its games
