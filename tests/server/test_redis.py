@@ -1,9 +1,13 @@
 """Two servers sharing games through Redis pub/sub: a move made on one reaches a socket
 on the other. Needs a Redis server: ``DAMIER_REDIS_URL``, or ``redis-server`` on the PATH
-(started here on a free loopback port)."""
+(started here on a free loopback port).
+
+The faults (Redis stopped and started again, a process that dies without a word) need a
+``redis-server`` of their own, started and stopped here."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -11,10 +15,13 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from damier.server.rooms import Connection, RedisRooms, Refresh, State
 from tests.server.conftest import AppFactory, FakeTime, another, open_game, receive, sign_in
 
 pytest.importorskip("redis")
@@ -27,6 +34,52 @@ def _free_port() -> int:
         return port
 
 
+class RedisServer:
+    """A ``redis-server`` of a test's own on a free loopback port, which the test may stop
+    and start again (on the same port)."""
+
+    def __init__(self, binary: str, directory: Path) -> None:
+        self.binary, self.directory = binary, directory
+        self.port = _free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
+        command += ["--save", "", "--dir", str(self.directory)]
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                if self.process.poll() is not None or time.monotonic() > deadline:
+                    pytest.skip("redis-server did not start")
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    binary = shutil.which("redis-server")
+    if binary is None:
+        pytest.skip("no redis-server to stop and start")
+    server = RedisServer(binary, tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
     url = os.environ.get("DAMIER_REDIS_URL")
@@ -36,26 +89,12 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
     binary = shutil.which("redis-server")
     if binary is None:
         pytest.skip("no Redis: set DAMIER_REDIS_URL or install redis-server")
-    port = _free_port()
-    process = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = RedisServer(binary, tmp_path)
+    server.start()
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.skip("redis-server did not start")
-                time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server.url
     finally:
-        process.terminate()
-        process.wait(timeout=10)
+        server.stop()
 
 
 def test_a_move_on_one_server_reaches_a_socket_on_the_other(
@@ -114,3 +153,200 @@ def test_who_is_here_is_known_to_every_server(make_app: AppFactory, redis_url: s
             won = one.post(claim, json={"result": "win"})
         assert won.status_code == 200, won.text
         assert won.json()["result"]["reason"] == "opponent left"
+
+
+def _rooms(client: TestClient) -> RedisRooms:
+    app: FastAPI = client.app  # type: ignore[assignment]
+    rooms = app.state.services.rooms
+    assert isinstance(rooms, RedisRooms)
+    return rooms
+
+
+def _resubscribed(client: TestClient, after: int) -> int:
+    """Wait until the client's app has subscribed to Redis again (and refreshed its
+    sockets) since it had subscribed ``after`` times."""
+    assert client.portal is not None
+    count: int = client.portal.call(_rooms(client).subscribed, after)
+    return count
+
+
+def _until_pong(websocket: Any) -> list[dict[str, Any]]:
+    """Ask the socket for a pong; the frames it sent before it (a state queued before the
+    ping is sent before the pong)."""
+    websocket.send_json({"type": "ping"})
+    frames = []
+    while (frame := websocket.receive_json())["type"] != "pong":
+        frames.append(frame)
+    return frames
+
+
+def _plies(frames: list[dict[str, Any]]) -> list[int]:
+    return [frame["game"]["ply"] for frame in frames if frame["type"] == "state"]
+
+
+def test_without_redis_a_move_still_reaches_the_sockets_of_its_process(
+    make_app: AppFactory, own_redis: RedisServer
+) -> None:
+    with TestClient(make_app(redis_url=own_redis.url, clock_tick=3600)) as one:
+        sign_in(one, "Ana")
+        bob = another(one)
+        sign_in(bob, "Bob")
+        state = open_game(one, bob)
+        path = f"/ws/games/{state['id']}"
+        with one.websocket_connect(path) as ana_socket, bob.websocket_connect(path) as bob_socket:
+            assert receive(ana_socket)["game"]["ply"] == 0
+            assert receive(bob_socket)["game"]["ply"] == 0
+            own_redis.stop()
+            move = state["legal_moves"][0]["notation"]
+            ana_socket.send_json({"type": "move", "move": move, "ply": 0})
+            assert _plies(_until_pong(ana_socket)) == [1]  # the mover's own socket
+            assert _plies(_until_pong(bob_socket)) == [1]
+            answer = bob.get(f"/api/games/{state['id']}")
+            reply = answer.json()["legal_moves"][0]["notation"]
+            moved = bob.post(f"/api/games/{state['id']}/moves", json={"move": reply, "ply": 1})
+            assert moved.status_code == 200, moved.text
+            assert _plies(_until_pong(ana_socket)) == [2]
+            assert _plies(_until_pong(bob_socket)) == [2]
+
+
+def test_when_redis_returns_every_socket_is_brought_to_the_current_state(
+    make_app: AppFactory, own_redis: RedisServer
+) -> None:
+    """A move made on one server while Redis was away reaches the sockets of the other
+    server once Redis is back, without waiting for another move."""
+    with (
+        TestClient(make_app(redis_url=own_redis.url, clock_tick=3600)) as one,
+        TestClient(make_app(redis_url=own_redis.url, clock_tick=3600)) as two,
+    ):
+        sign_in(one, "Ana")
+        bob = another(one)
+        sign_in(bob, "Bob")
+        state = open_game(one, bob)
+        bob_on_two = TestClient(two.app)
+        bob_on_two.portal = two.portal
+        bob_on_two.cookies.update(dict(bob.cookies))
+        path = f"/ws/games/{state['id']}"
+        with (
+            one.websocket_connect(path) as ana_socket,
+            bob_on_two.websocket_connect(path) as bob_socket,
+            two.websocket_connect(path) as spectator,
+        ):
+            for socket_ in (ana_socket, bob_socket, spectator):
+                assert receive(socket_)["game"]["ply"] == 0
+            subscribed = _rooms(two).subscriptions
+            own_redis.stop()
+            move = state["legal_moves"][0]["notation"]
+            ana_socket.send_json({"type": "move", "move": move, "ply": 0})
+            assert _plies(_until_pong(ana_socket)) == [1]
+            own_redis.start()
+            assert _resubscribed(two, subscribed) > subscribed
+            mine = [f for f in _until_pong(bob_socket) if f["type"] == "state"]
+            assert [(f["game"]["ply"], f["game"]["turn"], f["game"]["you"]) for f in mine] == [
+                (1, "black", "black")
+            ]
+            assert _plies(_until_pong(spectator)) == [1]
+            # Bob answers on the second server: the first hears of it through Redis again.
+            bob_socket.send_json(
+                {"type": "move", "move": mine[0]["game"]["legal_moves"][0]["notation"], "ply": 1}
+            )
+            assert receive(ana_socket)["game"]["ply"] == 2
+
+
+def test_a_socket_opened_while_redis_is_away_gets_its_state_and_is_kept(
+    make_app: AppFactory, own_redis: RedisServer
+) -> None:
+    with (
+        TestClient(make_app(redis_url=own_redis.url, clock_tick=3600)) as one,
+        TestClient(make_app(redis_url=own_redis.url, clock_tick=3600)) as two,
+    ):
+        sign_in(one, "Ana")
+        bob = another(one)
+        sign_in(bob, "Bob")
+        state = open_game(one, bob)
+        path = f"/ws/games/{state['id']}"
+        subscribed = _rooms(two).subscriptions
+        own_redis.stop()
+        with two.websocket_connect(path) as watcher:
+            assert receive(watcher)["game"]["ply"] == 0
+            assert _plies(_until_pong(watcher)) == []  # still open
+            own_redis.start()
+            _resubscribed(two, subscribed)
+            move = state["legal_moves"][0]["notation"]
+            moved = one.post(f"/api/games/{state['id']}/moves", json={"move": move, "ply": 0})
+            assert moved.status_code == 200, moved.text
+            assert receive(watcher)["game"]["ply"] == 1
+
+
+def test_the_players_of_a_process_whose_heartbeat_lapsed_are_gone(own_redis: RedisServer) -> None:
+    """A process killed says nothing: once its heartbeat has lapsed its sockets count no
+    more, its players held by no other process are gone from then, and the sockets of the
+    other processes are told who is here."""
+    clock = FakeTime()
+    told: list[str] = []
+
+    async def state(game_id: str) -> State:
+        raise AssertionError("no state is read again: Redis stayed")
+
+    async def presence(game_id: str, state: State) -> str:
+        told.append(game_id)
+        return f'{{"type":"presence","game":"{game_id}"}}'
+
+    async def scenario() -> None:
+        killed = RedisRooms(own_redis.url, clock=clock, heartbeat=3600)
+        alive = RedisRooms(own_redis.url, clock=clock, heartbeat=3600)
+        await killed.start()
+        await alive.start(Refresh(state, presence))
+        try:
+            sockets = {
+                "bob": (killed, Connection("bob"), True),
+                "watcher": (killed, Connection(None), False),
+                "ana": (alive, Connection("ana"), True),
+                "carl": (killed, Connection("carl"), True),
+            }
+            for rooms, connection, seated in sockets.values():
+                rooms.join("g", connection)
+                connection.deliver(State(3, (("ana", "white"), ("bob", "black")), True, "{}"))
+                await rooms.arrive("g", connection, seated)
+            carl = Connection("carl")  # Carl has a socket on the live process too
+            alive.join("g", carl)
+            await alive.arrive("g", carl, True)
+            players = ["ana", "bob", "carl"]
+            assert await alive.presence("g", players) == ({}, 1)
+            lapsed_at = clock() + 30
+            clock.advance(31)  # the killed process's heartbeat lapses, the other beats on
+            await alive.heartbeat()
+            assert told == ["g"]
+            frames = [sockets["ana"][1].queue.get_nowait() for _ in range(2)]
+            assert frames[-1] == '{"type":"presence","game":"g"}'
+            assert await alive.presence("g", players) == ({"bob": lapsed_at}, 0)
+            # Bob comes back on the live process: he is here again.
+            back = Connection("bob")
+            alive.join("g", back)
+            await alive.arrive("g", back, True)
+            assert await alive.presence("g", players) == ({}, 0)
+        finally:
+            await alive.stop()
+            await killed.stop()
+
+    asyncio.run(scenario())
+
+
+def test_a_process_stopped_cleanly_counts_no_more_at_once(own_redis: RedisServer) -> None:
+    clock = FakeTime()
+
+    async def scenario() -> None:
+        one = RedisRooms(own_redis.url, clock=clock)
+        two = RedisRooms(own_redis.url, clock=clock)
+        await one.start()
+        await two.start()
+        try:
+            bob = Connection("bob")
+            one.join("g", bob)
+            await one.arrive("g", bob, True)
+            assert await two.presence("g", ["bob"]) == ({}, 0)
+            await one.stop()
+            assert await two.presence("g", ["bob"]) == ({"bob": clock()}, 0)
+        finally:
+            await two.stop()
+
+    asyncio.run(scenario())

@@ -19,7 +19,7 @@ from sqlalchemy.exc import DBAPIError
 from damier.game import Game
 from damier.rules import Variant, register_variant
 from damier.rules.variant_file import load_variant_file
-from damier.server.rooms import RedisRooms, Rooms
+from damier.server.rooms import RedisRooms, Refresh, Rooms, State
 from damier.server.routes import (
     accounts,
     analysis,
@@ -29,7 +29,6 @@ from damier.server.routes import (
     review,
     session,
     table,
-    tournaments,
     variants,
 )
 from damier.server.routes.pages import STATIC
@@ -38,9 +37,13 @@ from damier.server.services.analysis import Analyses
 from damier.server.services.computer import ComputerPool
 from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
-from damier.server.services.games import end_flagged_games, resume_computer_games
+from damier.server.services.games import (
+    end_flagged_games,
+    game_snapshot,
+    resume_computer_games,
+)
 from damier.server.services.matches import advance_matches
-from damier.server.services.tournaments.service import advance_tournaments
+from damier.server.services.table import presence_frame
 from damier.server.settings import Settings, SettingsError
 from damier.server.store.db import Database
 from damier.server.ws import router as ws_router
@@ -78,7 +81,6 @@ def create_app(
         if settings.run_migrations:
             await database.migrate()
         rooms: Rooms = RedisRooms(settings.redis_url) if settings.redis_url else Rooms()
-        await rooms.start()
         services = Services(
             settings=settings,
             database=database,
@@ -86,6 +88,7 @@ def create_app(
             computer=ComputerPool(settings.engine_workers, settings.engine_seconds),
             now=now,
         )
+        await rooms.start(_refresh(services))
         app.state.services = services
         app.state.analyses = Analyses(
             settings.analysis_workers, settings.analysis_per_player, settings.analysis_seconds
@@ -147,11 +150,22 @@ def create_app(
     app.include_router(matches.router)
     app.include_router(analysis.router)
     app.include_router(table.router)
-    app.include_router(tournaments.router)
     app.include_router(ws_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
+
+
+def _refresh(services: Services) -> Refresh:
+    """How the rooms read a game's state and presence again (after Redis was away)."""
+
+    async def state(game_id: str) -> State:
+        return await game_snapshot(services=services, game_id=game_id)
+
+    async def presence(game_id: str, state: State) -> str:
+        return await presence_frame(services, game_id, state)
+
+    return Refresh(state, presence)
 
 
 def _warm_up_kernel() -> None:
@@ -170,6 +184,5 @@ async def _clock_ticker(services: Services) -> None:
         try:
             await end_flagged_games(services=services)
             await advance_matches(services=services)
-            await advance_tournaments(services=services)
         except Exception:
             log.exception("clock check failed")

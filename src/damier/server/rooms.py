@@ -8,6 +8,12 @@ channel and every process delivers it to its own sockets, so any process can ser
 
 The rooms also know who is here: the players whose sockets have all closed (since when) and
 how many spectators watch; with Redis, counted over every process.
+
+With Redis, faults are survived in the open: a state or notice that cannot go through Redis
+is delivered to the process's own sockets; when the subscription comes back every socket of
+the process is brought to the game's state read from the database (it may have missed
+changes meanwhile); each process vouches for its sockets' presence with a heartbeat, so the
+players of a process that died are seen as gone once its heartbeat has lapsed.
 """
 
 from __future__ import annotations
@@ -16,8 +22,10 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import OrderedDict, deque
-from collections.abc import Iterable
+import time
+import uuid
+from collections import Counter, OrderedDict, deque
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -30,21 +38,96 @@ KEPT_NOTICES = 50
 KEPT_GAMES = 1_000
 GONE_KEPT = 10_000
 """Players gone from games being played, remembered at most in a process without Redis."""
-HERE_PREFIX = "damier:here:"
 GONE_PREFIX = "damier:gone:"
+"""A game's hash of the players gone (his id: since when, Unix seconds)."""
+PRESENT_PREFIX = "damier:present:"
+"""A game's hash of sockets per process: ``{process}|{name}`` (``name`` a seated player's id,
+or SPECTATORS) to how many sockets of the game that process holds for him."""
+PROCESSES = "damier:processes"
+"""Every process's heartbeat: a sorted set of process ids, each scored with the moment (Unix
+seconds) until which the process vouches for its sockets."""
 SPECTATORS = "*"
-"""The field of a game's ``here`` hash that counts the spectators' sockets."""
+"""The name under which the spectators' sockets are counted."""
 PRESENCE_SECONDS = 86_400
 """How long Redis keeps a game's presence after its last change."""
-_DEPART = """
-local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
-if n <= 0 and ARGV[2] == '1' then redis.call('HSET', KEYS[2], ARGV[1], ARGV[3]) end
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('EXPIRE', KEYS[2], ARGV[4])
-return n
+HEARTBEAT_SECONDS = 10.0
+LAPSE_SECONDS = 30.0
+"""Each process renews its heartbeat every HEARTBEAT_SECONDS for LAPSE_SECONDS: the sockets
+of a process silent for longer (killed, frozen, cut off) count no more."""
+RETRY_SECONDS = 1.0
+"""The pause before subscribing again after the subscription was lost."""
+_STORE = """
+local prefix, clock = ARGV[1] .. '|', tonumber(ARGV[2])
+if ARGV[4] == '1' then
+  for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+    if string.sub(field, 1, #prefix) == prefix then redis.call('HDEL', KEYS[1], field) end
+  end
+end
+local function held(name)
+  local fields = redis.call('HGETALL', KEYS[1])
+  for i = 1, #fields, 2 do
+    local bar = string.find(fields[i], '|', 1, true)
+    if bar and string.sub(fields[i], bar + 1) == name then
+      local until_ = redis.call('ZSCORE', KEYS[3], string.sub(fields[i], 1, bar - 1))
+      if until_ and tonumber(until_) > clock then return true end
+    end
+  end
+  return false
+end
+for i = 5, #ARGV, 3 do
+  local name, count, since = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2]
+  if count > 0 then
+    redis.call('HSET', KEYS[1], prefix .. name, count)
+    if name ~= '*' then redis.call('HDEL', KEYS[2], name) end
+  else
+    redis.call('HDEL', KEYS[1], prefix .. name)
+    if since ~= '' and not held(name) then redis.call('HSET', KEYS[2], name, since) end
+  end
+end
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return 0
 """
-"""A socket leaves: one fewer for its player; his last one, in a game being played, makes
-him gone from now (one step, so that a socket opening elsewhere meanwhile cannot be lost)."""
+"""Store a process's counts of sockets of one game (KEYS: its present and gone hashes, the
+heartbeats; ARGV: the process, its clock, how long to keep the hashes, '1' to replace every
+count of the process, then a name, his count and, for a count of 0, since when he is gone or
+''). A name counted is here; one at 0 with a moment is gone from it unless a live process
+holds a socket of his (one step, so that a socket opening elsewhere meanwhile is not lost)."""
+_PRESENCE = """
+local clock = tonumber(ARGV[1])
+local fields = redis.call('HGETALL', KEYS[1])
+local here, lapsed, spectators = {}, {}, 0
+for i = 1, #fields, 2 do
+  local bar = string.find(fields[i], '|', 1, true)
+  local process, name = string.sub(fields[i], 1, bar - 1), string.sub(fields[i], bar + 1)
+  local until_ = redis.call('ZSCORE', KEYS[3], process)
+  until_ = until_ and tonumber(until_)
+  if until_ and until_ > clock then
+    if name == '*' then spectators = spectators + tonumber(fields[i + 1]) else here[name] = true end
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+    if name ~= '*' then lapsed[name] = math.max(lapsed[name] or 0, until_ or clock) end
+  end
+end
+for name, since in pairs(lapsed) do
+  if not here[name] then redis.call('HSETNX', KEYS[2], name, string.format('%.3f', since)) end
+end
+return {redis.call('HGETALL', KEYS[2]), spectators}
+"""
+"""Who is gone from a game (KEYS: its present and gone hashes, the heartbeats; ARGV: the
+clock): the counts of the processes whose heartbeat lapsed are dropped, and a player held
+only by them is gone from the moment it lapsed; and how many spectators' sockets the live
+processes hold."""
+_HEARTBEAT = """
+local before = redis.call('ZSCORE', KEYS[1], ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[5])
+return {before or '', redis.call('ZCOUNT', KEYS[1], '(' .. ARGV[4], ARGV[2])}
+"""
+"""A process vouches for its sockets (KEYS: the heartbeats; ARGV: the process, its clock,
+the new moment until which, its clock at its last heartbeat, the moment before which a
+heartbeat is forgotten): the moment until which it vouched before ('' if none), and how
+many processes' heartbeats lapsed since its last one."""
 
 
 @dataclass
@@ -165,6 +248,17 @@ class Connection:
         self._put(state.frame(self.player_id))
 
 
+@dataclass(frozen=True)
+class Refresh:
+    """How the rooms bring a game's sockets up to date by themselves (after Redis was away,
+    or when another process's sockets lapsed)."""
+
+    state: Callable[[str], Awaitable[State]]
+    """The game's state as published, read from the database."""
+    presence: Callable[[str, State], Awaitable[str]]
+    """The presence frame of the game (who is gone, how many watch) at that state."""
+
+
 class Rooms:
     """In-process rooms."""
 
@@ -242,87 +336,275 @@ class Rooms:
         for connection in list(self._rooms.get(game_id, ())):
             connection.deliver(state)
 
-    async def start(self) -> None:
+    async def start(self, refresh: Refresh | None = None) -> None:
         return None
 
     async def stop(self) -> None:
         return None
+
+
+def _name(connection: Connection) -> str:
+    """Whom a socket counts for: its seated player, or the spectators."""
+    if connection.seated and connection.player_id is not None:
+        return connection.player_id
+    return SPECTATORS
 
 
 class RedisRooms(Rooms):
-    """Rooms shared by every process through Redis pub/sub (one pattern subscription)."""
+    """Rooms shared by every process through Redis pub/sub (one pattern subscription), and
+    the presence of every process's sockets, each process vouching for its own with a
+    heartbeat. ``clock`` is the wall clock of the heartbeats (the same in every process)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        heartbeat: float = HEARTBEAT_SECONDS,
+        lapse: float = LAPSE_SECONDS,
+    ) -> None:
         super().__init__()
         from redis.asyncio import Redis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+        from redis.exceptions import RedisError
 
-        self._redis: Redis = Redis.from_url(url)
-        self._depart = self._redis.register_script(_DEPART)
-        self._listener: asyncio.Task[None] | None = None
-        self._ready = asyncio.Event()
+        # A command is tried once more at once (a pooled connection may predate a restart
+        # of Redis), and never waited for long: a move is stored before it is broadcast, and
+        # its answer must not wait for an absent Redis (the default retries for seconds).
+        self._redis: Redis = Redis.from_url(
+            url, retry=Retry(NoBackoff(), 1), socket_connect_timeout=2.0, socket_timeout=5.0
+        )
+        # The subscription waits for messages without a timeout and is never renewed behind
+        # the listener's back: the listener subscribes again itself, then refreshes.
+        self._subscriber: Redis = Redis.from_url(
+            url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2.0
+        )
+        self._unreachable: tuple[type[BaseException], ...] = (RedisError, OSError)
+        self._store = self._redis.register_script(_STORE)
+        self._presence = self._redis.register_script(_PRESENCE)
+        self._heartbeat = self._redis.register_script(_HEARTBEAT)
+        self._process = uuid.uuid4().hex
+        self._clock, self._every, self._lapse = clock, heartbeat, lapse
+        self._here: dict[str, Counter[str]] = {}
+        """This process's sockets per game and name (SPECTATORS or a seated player)."""
+        self._unsynced: set[str] = set()
+        """Games whose presence could not be stored (Redis away): stored again by the next
+        heartbeat."""
+        self._beaten: float | None = None
+        self._refresh: Refresh | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._subscribed = asyncio.Condition()
+        self.subscriptions = 0
+        """How many times the rooms have subscribed (and brought their sockets up to date)."""
 
-    async def start(self) -> None:
-        self._listener = asyncio.create_task(self._listen(), name="damier-redis-rooms")
-        await asyncio.wait_for(self._ready.wait(), timeout=10)
+    async def start(self, refresh: Refresh | None = None) -> None:
+        self._refresh = refresh
+        await self.heartbeat()
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="damier-redis-rooms"),
+            asyncio.create_task(self._beat(), name="damier-redis-heartbeat"),
+        ]
+        await asyncio.wait_for(self.subscribed(0), timeout=10)
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._listener
+                await task
+        with contextlib.suppress(*self._unreachable):  # its sockets are gone with it
+            await self._redis.zrem(PROCESSES, self._process)
+        await self._subscriber.aclose()
         await self._redis.aclose()
 
+    async def subscribed(self, after: int) -> int:
+        """Wait until the rooms have subscribed more than ``after`` times; how many."""
+        async with self._subscribed:
+            await self._subscribed.wait_for(lambda: self.subscriptions > after)
+            return self.subscriptions
+
     async def publish(self, game_id: str, state: State) -> None:
-        await self._redis.publish(CHANNEL_PREFIX + game_id, state.encode())
+        try:
+            await self._redis.publish(CHANNEL_PREFIX + game_id, state.encode())
+        except self._unreachable as error:
+            log.warning("redis rooms: game %s delivered here only: %s", game_id, error)
+            self._deliver(game_id, state)
 
     async def notify(self, game_id: str, notice: Notice) -> None:
-        await self._redis.publish(NOTICE_PREFIX + game_id, notice.encode())
+        try:
+            await self._redis.publish(NOTICE_PREFIX + game_id, notice.encode())
+        except self._unreachable as error:
+            log.warning("redis rooms: notice of %s delivered here only: %s", game_id, error)
+            self._notice(game_id, notice)
 
     async def arrive(self, game_id: str, connection: Connection, seated: bool) -> None:
-        connection.seated = seated
-        name = connection.player_id if seated and connection.player_id else SPECTATORS
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.hincrby(HERE_PREFIX + game_id, name, 1)
-            pipe.hdel(GONE_PREFIX + game_id, name)
-            pipe.expire(HERE_PREFIX + game_id, PRESENCE_SECONDS)
-            await pipe.execute()
+        await super().arrive(game_id, connection, seated)
+        name = _name(connection)
+        self._here.setdefault(game_id, Counter())[name] += 1
+        await self._count(game_id, name, None)
 
     async def depart(self, game_id: str, connection: Connection, playing: bool, now: float) -> None:
-        seated = connection.seated and connection.player_id is not None
-        name = connection.player_id if seated and connection.player_id else SPECTATORS
-        keys = [HERE_PREFIX + game_id, GONE_PREFIX + game_id]
-        marks = [name, "1" if seated and playing else "0", repr(now), str(PRESENCE_SECONDS)]
-        await self._depart(keys=keys, args=marks)
+        await super().depart(game_id, connection, playing, now)
+        name = _name(connection)
+        here = self._here.get(game_id)
+        if here is None or here[name] <= 0:
+            return  # never counted
+        here[name] -= 1
+        if not here[name]:
+            del here[name]
+            if not here:
+                del self._here[game_id]
+        await self._count(game_id, name, now if name != SPECTATORS and playing else None)
+
+    def _held(self, game_id: str, name: str) -> int:
+        return self._here.get(game_id, Counter())[name]
+
+    def _keys(self, game_id: str) -> list[str]:
+        return [PRESENT_PREFIX + game_id, GONE_PREFIX + game_id, PROCESSES]
+
+    async def _count(self, game_id: str, name: str, gone: float | None) -> None:
+        """Store this process's count of ``name``'s sockets of the game (at 0, he is gone
+        from ``gone`` unless another process holds him), again until it is the count after
+        the write: two writes of one count may pass each other on their way. Without Redis,
+        the next heartbeat stores the game's counts."""
+        try:
+            while True:
+                held = self._held(game_id, name)
+                since = "" if held or gone is None else repr(gone)
+                await self._store(
+                    keys=self._keys(game_id),
+                    args=[self._process, self._clock(), PRESENCE_SECONDS, 0, name, held, since],
+                )
+                if self._held(game_id, name) == held:
+                    return
+        except self._unreachable as error:
+            log.warning("redis rooms: presence in %s kept here for now: %s", game_id, error)
+            self._unsynced.add(game_id)
 
     async def presence(self, game_id: str, players: Iterable[str]) -> tuple[dict[str, float], int]:
-        async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(GONE_PREFIX + game_id)
-            pipe.hget(HERE_PREFIX + game_id, SPECTATORS)
-            stored, spectators = await pipe.execute()
-        since = {key.decode(): float(value) for key, value in stored.items()}
+        try:
+            stored, spectators = await self._presence(
+                keys=self._keys(game_id), args=[self._clock()]
+            )
+        except self._unreachable as error:  # what this process knows
+            log.warning("redis rooms: presence in %s from here only: %s", game_id, error)
+            return await super().presence(game_id, players)
+        fields = iter(stored)
+        since = {key.decode(): float(value) for key, value in zip(fields, fields, strict=True)}
         gone = {p: since[p] for p in players if p in since}
-        return gone, max(0, int(spectators or 0))
+        return gone, max(0, int(spectators))
+
+    async def heartbeat(self) -> None:
+        """Vouch for this process's sockets for ``lapse`` seconds more; store them all again
+        if its heartbeat had lapsed or some could not be stored; and if another process's
+        heartbeat has lapsed since the last one (its players may be gone), send the sockets
+        here who is here."""
+        clock = self._clock()
+        last = clock if self._beaten is None else self._beaten
+        forget = clock - PRESENCE_SECONDS
+        before, lapsed = await self._heartbeat(
+            keys=[PROCESSES], args=[self._process, clock, clock + self._lapse, last, forget]
+        )
+        self._beaten = clock
+        if not before or float(before) <= clock or self._unsynced:
+            await self._restore()
+        if lapsed:
+            await self._tell_presence()
+
+    async def _restore(self) -> None:
+        """Store every count of this process again (each game's replacing what Redis had of
+        it), with the departures that could not be stored."""
+        games = set(self._here) | self._unsynced
+        unsynced, self._unsynced = self._unsynced, set()
+        departed: dict[str, list[tuple[str, float]]] = {}
+        for (game_id, player), since in self._gone.items():
+            if game_id in unsynced:
+                departed.setdefault(game_id, []).append((player, since))
+        try:
+            for game_id in games:
+                while True:
+                    held = dict(self._here.get(game_id, Counter()))
+                    args: list[Any] = [self._process, self._clock(), PRESENCE_SECONDS, 1]
+                    for name, count in held.items():
+                        args += [name, count, ""]
+                    for player, since in departed.get(game_id, ()):
+                        if player not in held:
+                            args += [player, 0, repr(since)]
+                    await self._store(keys=self._keys(game_id), args=args)
+                    if dict(self._here.get(game_id, Counter())) == held:
+                        break
+                unsynced.discard(game_id)
+        finally:
+            self._unsynced |= unsynced
+
+    async def _beat(self) -> None:
+        while True:
+            await asyncio.sleep(self._every)
+            try:
+                await self.heartbeat()
+            except self._unreachable as error:
+                log.warning("redis rooms: heartbeat failed: %s", error)
+
+    def _latest(self, game_id: str) -> State | None:
+        """The newest state the game's sockets here were sent."""
+        states = [c.state for c in self._rooms.get(game_id, ()) if c.state is not None]
+        return max(states, key=lambda state: state.version, default=None)
+
+    async def _tell_presence(self) -> None:
+        """Send every socket here who is here in its game."""
+        if self._refresh is None:
+            return
+        for game_id in list(self._rooms):
+            state = self._latest(game_id)
+            if state is None:
+                continue
+            try:
+                frame = await self._refresh.presence(game_id, state)
+            except Exception as error:
+                log.warning("redis rooms: presence of %s not refreshed: %s", game_id, error)
+                continue
+            self._notice(game_id, Notice(frame))
+
+    async def _bring_up_to_date(self) -> None:
+        """Send every socket here its game's state, read from the database (sockets that
+        already had it get nothing), then who is here."""
+        if self._refresh is None:
+            return
+        for game_id in list(self._rooms):
+            try:
+                state = await self._refresh.state(game_id)
+            except Exception as error:
+                log.warning("redis rooms: state of %s not refreshed: %s", game_id, error)
+                continue
+            self._deliver(game_id, state)
+        await self._tell_presence()
 
     async def _listen(self) -> None:
         while True:
             try:
-                async with self._redis.pubsub() as pubsub:
+                async with self._subscriber.pubsub() as pubsub:
                     await pubsub.psubscribe(CHANNEL_PREFIX + "*", NOTICE_PREFIX + "*")
-                    self._ready.set()
+                    if self.subscriptions:  # again: changes may have been missed meanwhile
+                        await self.heartbeat()
+                        await self._bring_up_to_date()
+                    async with self._subscribed:
+                        self.subscriptions += 1
+                        self._subscribed.notify_all()
                     async for message in pubsub.listen():
-                        if message.get("type") != "pmessage":
-                            continue
-                        channel = message["channel"]
-                        if isinstance(channel, bytes):
-                            channel = channel.decode()
-                        if channel.startswith(NOTICE_PREFIX):
-                            notice = Notice.decode(message["data"])
-                            self._notice(channel[len(NOTICE_PREFIX) :], notice)
-                        else:
-                            state = State.decode(message["data"])
-                            self._deliver(channel[len(CHANNEL_PREFIX) :], state)
+                        self._receive(message)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # the connection dropped: subscribe again
-                log.exception("redis rooms: subscription lost; retrying")
-                await asyncio.sleep(1.0)
+            except Exception as error:  # Redis went away: subscribe again
+                log.warning("redis rooms: subscription lost (%s); retrying", error)
+                await asyncio.sleep(RETRY_SECONDS)
+
+    def _receive(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "pmessage":
+            return
+        channel = message["channel"]
+        if isinstance(channel, bytes):
+            channel = channel.decode()
+        if channel.startswith(NOTICE_PREFIX):
+            self._notice(channel[len(NOTICE_PREFIX) :], Notice.decode(message["data"]))
+        else:
+            self._deliver(channel[len(CHANNEL_PREFIX) :], State.decode(message["data"]))
