@@ -26,7 +26,7 @@ def register(client: TestClient, name: str, password: str = PASSWORD) -> dict[st
 def test_register_login_logout(client: TestClient) -> None:
     profile = register(client, "Ana")
     assert profile == {"id": profile["id"], "name": "Ana", "registered": True, "ratings": []}
-    assert client.get("/api/me").json() == {"id": profile["id"], "name": "Ana"}
+    assert client.get("/api/me").json() == {"id": profile["id"], "name": "Ana", "guest": False}
 
     out = client.post("/api/logout")
     assert out.status_code == 204
@@ -38,7 +38,7 @@ def test_register_login_logout(client: TestClient) -> None:
     answer = elsewhere.post("/api/login", json={"name": "ANA", "password": PASSWORD})
     assert answer.status_code == 200, answer.text
     assert answer.json()["id"] == profile["id"]
-    assert elsewhere.get("/api/me").json() == {"id": profile["id"], "name": "Ana"}
+    assert elsewhere.get("/api/me").json() == {"id": profile["id"], "name": "Ana", "guest": False}
 
 
 def test_wrong_password_and_unknown_name_are_401(client: TestClient) -> None:
@@ -58,8 +58,9 @@ def test_duplicate_name_is_409(client: TestClient) -> None:
         answer = other.post("/api/register", json={"name": name, "password": PASSWORD})
         assert answer.status_code == 409, name
         assert "taken" in answer.json()["detail"]
-    # Guests may still call themselves Ana; a registered player cannot take the name.
-    sign_in(other, "Ana")
+    # Nor may a guest call himself Ana (tests/server/test_account_security.py).
+    assert other.post("/api/session", json={"name": "ana"}).status_code == 409
+    sign_in(other, "Anna")
     register(other, "Bo")
     assert other.post("/api/session", json={"name": "ana"}).status_code == 409
     assert other.post("/api/session", json={"name": "Bob"}).status_code == 200

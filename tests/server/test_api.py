@@ -69,7 +69,7 @@ def test_variant_geometry(client: TestClient) -> None:
 def test_session_cookie_is_signed(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
     player_id = sign_in(client, "Ana")
-    assert client.get("/api/me").json() == {"id": player_id, "name": "Ana"}
+    assert client.get("/api/me").json() == {"id": player_id, "name": "Ana", "guest": True}
     cookie = client.cookies[COOKIE]
     assert player_id not in cookie or "." in cookie
     client.cookies.clear()
@@ -123,7 +123,13 @@ def test_open_game_joined_by_a_second_client(client: TestClient) -> None:
     ).json()
     assert created["status"] == "open"
     assert created["black"]["id"] == ana_id
-    assert created["white"] == {"id": None, "name": "", "kind": "human", "level": None}
+    assert created["white"] == {
+        "id": None,
+        "name": "",
+        "kind": "human",
+        "level": None,
+        "guest": False,
+    }
     assert created["legal_moves"] == []
     listed = client.get("/api/games", params={"status": "open"}).json()
     assert [g["id"] for g in listed] == [created["id"]]

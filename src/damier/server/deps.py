@@ -12,7 +12,12 @@ from damier.server.schemas import PlayerView
 from damier.server.security import COOKIE, COOKIE_MAX_AGE
 from damier.server.services.context import Services
 from damier.server.services.errors import RateLimited
-from damier.server.services.players import create_guest, get_player
+from damier.server.services.players import (
+    create_guest,
+    get_player,
+    session_generation,
+    session_player,
+)
 
 
 async def get_services(request: Request) -> Services:
@@ -24,17 +29,23 @@ ServicesDep = Annotated[Services, Depends(get_services)]
 
 
 async def viewer_id(request: Request, services: ServicesDep) -> str | None:
-    """The player id in the signed cookie (None without a valid one)."""
-    return services.signer.read(request.cookies.get(COOKIE))
+    """The player id of the session cookie (None without a valid, unrevoked one)."""
+    return await session_player(services=services, cookie=request.cookies.get(COOKIE))
 
 
 ViewerDep = Annotated[str | None, Depends(viewer_id)]
 
 
-def set_session_cookie(response: Response, services: Services, player_id: str) -> None:
+async def set_session_cookie(
+    response: Response, services: Services, player_id: str, generation: int | None = None
+) -> None:
+    """Give the browser a session of ``player_id`` (of his current session generation,
+    read unless given)."""
+    if generation is None:
+        generation = await session_generation(services=services, player_id=player_id)
     response.set_cookie(
         COOKIE,
-        services.signer.sign(player_id),
+        services.signer.sign(player_id, generation),
         max_age=COOKIE_MAX_AGE,
         httponly=True,
         samesite="lax",
@@ -43,14 +54,37 @@ def set_session_cookie(response: Response, services: Services, player_id: str) -
     )
 
 
+def delete_session_cookie(response: Response, services: Services) -> None:
+    response.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="lax", secure=services.settings.secure_cookie
+    )
+
+
+def client_address(request: Request) -> str:
+    return request.client.host if request.client is not None else "unknown"
+
+
+async def new_guest(
+    request: Request, response: Response, services: Services, name: str | None = None
+) -> PlayerView:
+    """A new guest and its cookie; 429 when the client's address has made too many guests
+    lately (each guest has fresh allowances, of chat messages among others)."""
+    if not services.guest_limiter.take(client_address(request)):
+        raise RateLimited(
+            "too many new guests from your address: wait a minute, or log in to an account"
+        )
+    player = await create_guest(services=services, name=name)
+    await set_session_cookie(response, services, player.id, generation=0)
+    return player
+
+
 async def player_or_guest(
-    response: Response, services: ServicesDep, viewer: ViewerDep
+    request: Request, response: Response, services: ServicesDep, viewer: ViewerDep
 ) -> PlayerView:
     """The player of the cookie; a new guest (and cookie) when there is none."""
     player = await get_player(services=services, player_id=viewer)
     if player is None:
-        player = await create_guest(services=services)
-        set_session_cookie(response, services, player.id)
+        player = await new_guest(request, response, services)
     return player
 
 
@@ -60,8 +94,7 @@ PlayerDep = Annotated[PlayerView, Depends(player_or_guest)]
 def client_key(request: Request, viewer: str | None) -> str:
     if viewer is not None:
         return f"player:{viewer}"
-    host = request.client.host if request.client is not None else "unknown"
-    return f"host:{host}"
+    return f"host:{client_address(request)}"
 
 
 async def rate_limited(request: Request, services: ServicesDep, viewer: ViewerDep) -> None:

@@ -25,6 +25,8 @@ class Seat(BaseModel):
     name: str
     kind: Literal["human", "computer"]
     level: int | None
+    guest: bool = False
+    """Whether a guest sits there (a player without an account: his name proves nothing)."""
 
 
 class SeatView(Seat):
@@ -129,6 +131,9 @@ class GameSummary(BaseModel):
 class PlayerView(BaseModel):
     id: str
     name: str
+    guest: bool
+    """Whether the player is a guest (has no account: any name is free to a guest but a
+    registered player's)."""
 
 
 class OptionInfo(BaseModel):
@@ -277,6 +282,8 @@ class MatchPlayer(BaseModel):
     name: str
     kind: Literal["human", "computer"]
     level: int | None
+    guest: bool = False
+    """Whether the player is a guest (a player without an account)."""
     score: float
     ready: bool
     """Ready for the coming game (the computer always is)."""

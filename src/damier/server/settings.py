@@ -82,10 +82,21 @@ class Settings(BaseSettings):
     rate_per_second: float = 20.0
     """... and refill rate."""
     login_capacity: float = 10.0
-    """Token bucket per client and per account name for log-in and register attempts:
-    burst size ..."""
+    """Token bucket per client address for log-in and register attempts, and per account
+    name for wrong passwords (``security.LoginThrottle``): burst size ..."""
     login_per_second: float = 0.1
     """... and refill rate (one attempt every ten seconds)."""
+    login_pair_capacity: float = 5.0
+    """Wrong passwords one address may give for one name in a burst ..."""
+    login_pair_per_second: float = 1 / 720
+    """... and how fast it gets them back (one every twelve minutes)."""
+    guest_capacity: float = 20.0
+    """Token bucket per client address for new guests: burst size ..."""
+    guest_per_second: float = 0.1
+    """... and refill rate (a new guest every ten seconds)."""
+    trusted_origins: list[str] = []
+    """Origins (``https://host[:port]``) besides the request's own host that may send
+    state-changing requests: for a proxy that does not pass the ``Host`` header on."""
     cookie_secure: bool | None = None
     """Mark the session cookie Secure (default: in production)."""
     run_migrations: bool = True

@@ -19,6 +19,7 @@ from damier.server.security import COOKIE
 from damier.server.services import games, table
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, RateLimited, ServiceError
+from damier.server.services.players import session_player
 
 router = APIRouter(tags=["websocket"])
 
@@ -38,7 +39,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if not same_origin(websocket):
         await websocket.close(code=1008, reason="cross-origin socket")
         return
-    player_id = services.signer.read(websocket.cookies.get(COOKIE))
+    player_id = await session_player(services=services, cookie=websocket.cookies.get(COOKIE))
     connection = Connection(player_id)
     services.rooms.join(game_id, connection)
     accepted = False

@@ -1,5 +1,6 @@
-"""Registered players: ``/api/register``, ``/api/login``, ``/api/logout``, and the public
-``/api/players/{id}`` (profile and ratings) and ``/api/players/{id}/games`` (archive)."""
+"""Registered players: ``/api/register``, ``/api/login``, ``/api/logout``,
+``/api/password``, and the public ``/api/players/{id}`` (profile and ratings) and
+``/api/players/{id}/games`` (archive)."""
 
 from __future__ import annotations
 
@@ -7,26 +8,40 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request, Response
 
-from damier.server.deps import ServicesDep, ViewerDep, set_session_cookie
-from damier.server.security import COOKIE
+from damier.server.deps import (
+    ServicesDep,
+    ViewerDep,
+    client_address,
+    delete_session_cookie,
+    set_session_cookie,
+)
+from damier.server.routes.session import NotSignedIn
 from damier.server.services import accounts
-from damier.server.services.accounts import Credentials, GamePage, PlayerProfile
+from damier.server.services.accounts import (
+    Credentials,
+    GamePage,
+    PasswordChange,
+    PlayerProfile,
+    WrongCredentials,
+    WrongPassword,
+)
 from damier.server.services.context import Services
 from damier.server.services.errors import RateLimited
-from damier.server.services.players import name_key
+from damier.server.services.players import get_player, name_key
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
+TOO_MANY = "too many attempts: wait a few minutes and try again"
 
-def _attempt(request: Request, services: Services, name: str) -> None:
-    """Spend a log-in token of the client's address and of the account name (429 when
-    either is empty): guessing passwords is slow from one address and for one account."""
-    host = request.client.host if request.client is not None else "unknown"
-    limiter = services.login_limiter
-    by_host = limiter.take(f"host:{host}")
-    by_name = limiter.take(f"name:{name_key(name)}")
-    if not (by_host and by_name):
-        raise RateLimited("too many attempts: wait a minute and try again")
+
+def _begin(request: Request, services: Services, name: str) -> tuple[str, str]:
+    """Take the right to try a password for ``name`` (429 when the log-in throttle
+    refuses it: see ``security.LoginThrottle`` for the policy); the address and the name
+    key, for :func:`_succeeded` or :func:`_failed`."""
+    address, key = client_address(request), name_key(name)
+    if not services.login_limiter.begin(address, key):
+        raise RateLimited(TOO_MANY)
+    return address, key
 
 
 @router.post("/register", response_model=PlayerProfile)
@@ -38,12 +53,13 @@ async def register(
     viewer: ViewerDep,
 ) -> PlayerProfile:
     """Register the current guest (a new player without a session) as ``name``; its games
-    stay its own."""
-    _attempt(request, services, body.name)
+    stay its own. The password must not be easy to guess (400)."""
+    if not services.login_limiter.register(client_address(request)):
+        raise RateLimited(TOO_MANY)
     player = await accounts.register(
         services=services, player_id=viewer, name=body.name, password=body.password
     )
-    set_session_cookie(response, services, player.id)
+    await set_session_cookie(response, services, player.id)
     return player
 
 
@@ -52,19 +68,51 @@ async def login(
     body: Credentials, request: Request, response: Response, services: ServicesDep
 ) -> PlayerProfile:
     """Become the registered player ``name`` (the cookie now names that player)."""
-    _attempt(request, services, body.name)
-    player = await accounts.login(services=services, name=body.name, password=body.password)
-    set_session_cookie(response, services, player.id)
+    address, key = _begin(request, services, body.name)
+    try:
+        player = await accounts.login(services=services, name=body.name, password=body.password)
+    except WrongCredentials:
+        services.login_limiter.failed(address, key)
+        raise
+    services.login_limiter.succeeded(address, key)
+    await set_session_cookie(response, services, player.id)
     return player
 
 
-@router.post("/logout", status_code=204, response_class=Response)
-async def logout(services: ServicesDep) -> Response:
-    """Forget the session cookie (the next request is a new guest's)."""
+@router.post("/password", status_code=204, response_class=Response)
+async def change_password(
+    body: PasswordChange, request: Request, services: ServicesDep, viewer: ViewerDep
+) -> Response:
+    """Change the password (``password`` is the one now): every session of the player
+    ends but this browser's, which gets a new cookie."""
+    player = await get_player(services=services, player_id=viewer)
+    if player is None:
+        raise NotSignedIn("no session")
+    address, key = _begin(request, services, player.name)
+    try:
+        await accounts.change_password(
+            services=services,
+            player_id=player.id,
+            password=body.password,
+            new_password=body.new_password,
+        )
+    except WrongPassword:
+        services.login_limiter.failed(address, key)
+        raise
+    services.login_limiter.succeeded(address, key)
     response = Response(status_code=204)
-    response.delete_cookie(
-        COOKIE, path="/", httponly=True, samesite="lax", secure=services.settings.secure_cookie
-    )
+    await set_session_cookie(response, services, player.id)
+    return response
+
+
+@router.post("/logout", status_code=204, response_class=Response)
+async def logout(services: ServicesDep, viewer: ViewerDep) -> Response:
+    """End the player's sessions, in every browser (their cookies are revoked), and forget
+    this one's cookie (the next request is a new guest's)."""
+    if viewer is not None:
+        await accounts.end_sessions(services=services, player_id=viewer)
+    response = Response(status_code=204)
+    delete_session_cookie(response, services)
     return response
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Request, Response
 
-from damier.server.deps import ServicesDep, ViewerDep, set_session_cookie
+from damier.server.deps import ServicesDep, ViewerDep, new_guest
 from damier.server.schemas import PlayerView, SessionRequest
 from damier.server.services.errors import ServiceError
-from damier.server.services.players import get_player, start_session
+from damier.server.services.players import get_player, rename
 
 router = APIRouter(prefix="/api", tags=["session"])
 
@@ -18,12 +18,19 @@ class NotSignedIn(ServiceError):
 
 @router.post("/session", response_model=PlayerView)
 async def create_session(
-    body: SessionRequest, response: Response, services: ServicesDep, viewer: ViewerDep
+    body: SessionRequest,
+    request: Request,
+    response: Response,
+    services: ServicesDep,
+    viewer: ViewerDep,
 ) -> PlayerView:
-    """Become a guest called ``name`` (or rename the guest of the cookie)."""
-    player = await start_session(services=services, player_id=viewer, name=body.name)
-    set_session_cookie(response, services, player.id)
-    return player
+    """Become a guest called ``name`` (or rename the player of the cookie); 409 for a
+    registered player's name."""
+    if viewer is not None:
+        player = await rename(services=services, player_id=viewer, name=body.name)
+        if player is not None:
+            return player
+    return await new_guest(request, response, services, name=body.name)
 
 
 @router.get("/session", response_model=PlayerView | None)

@@ -3,7 +3,11 @@ its id, so its games; a registered player logs in from any browser; players have
 profile (ratings per variant) and a game archive.
 
 Password hashes never leave this module's functions: no view carries them and nothing
-logs them.
+logs them. A new password (registering, changing it) must not be easy to guess: zxcvbn's
+estimate (its lists of the most common passwords, words, names, keyboard runs, dates,
+and the player's name) must put it at a million guesses or more, and it may not be only
+spaces. Log-out and a password change revoke every session cookie of the player (they
+bump his session generation, see ``security.SessionSigner``).
 """
 
 from __future__ import annotations
@@ -15,19 +19,30 @@ from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from pydantic import BaseModel, Field
-from sqlalchemy import and_, or_, select
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from zxcvbn import zxcvbn
 
 from damier.server.schemas import GameSummary, SessionRequest
 from damier.server.services.context import Services
-from damier.server.services.errors import Conflict, NotFound, ServiceError
-from damier.server.services.players import name_key, new_id
+from damier.server.services.errors import BadRequest, Conflict, NotFound, ServiceError
+from damier.server.services.players import (
+    name_key,
+    new_id,
+    registered_holder,
+    take_name_from_guests,
+)
 from damier.server.services.views import summary_view
 from damier.server.store.models import GameRow, PlayerRow, RatingRow, SeatRow
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1024
+MIN_SCORE = 2
+"""zxcvbn's score a new password needs: 2 is "somewhat guessable", a million guesses and
+more (0 and 1 are the common passwords and their easy variants)."""
+SCORED_LENGTH = 72
+"""zxcvbn looks at this many characters at most (beyond, it is slow and refuses)."""
 ARCHIVE_PAGE = 20
 
 _HASH = re.compile(r"\$argon2[A-Za-z0-9$=,+/.-]*")
@@ -71,6 +86,15 @@ class Credentials(SessionRequest):
     password: str = Field(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)
 
 
+class PasswordChange(BaseModel):
+    """``POST /api/password``: the password now, and the new one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    password: str = Field(min_length=1, max_length=MAX_PASSWORD)
+    new_password: str = Field(min_length=MIN_PASSWORD, max_length=MAX_PASSWORD)
+
+
 class RatingView(BaseModel):
     variant: str
     rating: float
@@ -112,6 +136,26 @@ async def _verify(stored: str | None, password: str) -> bool:
     return await asyncio.to_thread(check)
 
 
+def _guessable(password: str, name: str) -> str | None:
+    """Why ``password`` is too easy to guess for the player ``name``, or None."""
+    if not password.strip():
+        return "the password is only spaces"
+    estimate = zxcvbn(password[:SCORED_LENGTH], user_inputs=[name])
+    if estimate["score"] >= MIN_SCORE:
+        return None
+    warning = estimate["feedback"]["warning"].rstrip(".")
+    because = f" ({warning[:1].lower()}{warning[1:]})" if warning else ""
+    return f"the password is too easy to guess{because}: use a few uncommon words"
+
+
+async def check_new_password(password: str, name: str) -> None:
+    """400 for a password that is only spaces or too easy to guess (in a thread: the
+    estimate takes milliseconds)."""
+    problem = await asyncio.to_thread(_guessable, password, name)
+    if problem is not None:
+        raise BadRequest(problem)
+
+
 def _profile(player: PlayerRow, ratings: list[RatingRow]) -> PlayerProfile:
     return PlayerProfile(
         id=player.id,
@@ -134,6 +178,10 @@ def _taken(name: str) -> Conflict:
     return Conflict(f"the name {name!r} is taken by a registered player")
 
 
+class WrongPassword(ServiceError):
+    status_code = 401
+
+
 # -- the service functions ---------------------------------------------------------------
 
 
@@ -141,16 +189,17 @@ async def register(
     *, services: Services, player_id: str | None, name: str, password: str
 ) -> PlayerProfile:
     """Make the cookie's guest (or a new player) a registered player called ``name``; it
-    keeps its id, so its games."""
+    keeps its id, so its games. The name is taken from the guests that had it, and the
+    guest's other cookies are revoked (the answer's cookie is the session)."""
     key = name_key(name)
+    await check_new_password(password, name)
     password_hash = await _hash(password)
     try:
         async with services.database.session() as session, session.begin():
             player = await session.get(PlayerRow, player_id) if player_id else None
             if player is not None and player.password_hash is not None:
                 raise Conflict("you are registered already: log out first")
-            query = select(PlayerRow.id).where(PlayerRow.name_key == key)
-            if (await session.scalars(query)).first() is not None:
+            if await registered_holder(session, key) is not None:
                 raise _taken(name)
             now = services.now()
             if player is None:
@@ -160,7 +209,9 @@ async def register(
             player.name_key = key
             player.password_hash = password_hash
             player.registered = now
+            player.session_generation = (player.session_generation or 0) + 1
             await session.flush()
+            await take_name_from_guests(session, key, but=player.id)
             return _profile(player, [])
     except IntegrityError:  # registered meanwhile by another request
         raise _taken(name) from None
@@ -170,7 +221,9 @@ async def login(*, services: Services, name: str, password: str) -> PlayerProfil
     """The registered player of ``name`` if ``password`` is theirs (401 otherwise, the same
     answer for an unknown name)."""
     async with services.database.session() as session:
-        query = select(PlayerRow).where(PlayerRow.name_key == name_key(name))
+        query = select(PlayerRow).where(
+            PlayerRow.name_key == name_key(name), PlayerRow.password_hash.is_not(None)
+        )
         player = (await session.scalars(query)).first()
         stored = player.password_hash if player is not None else None
     if player is None or not await _verify(stored, password):
@@ -183,6 +236,42 @@ async def login(*, services: Services, name: str, password: str) -> PlayerProfil
             if row is not None and row.password_hash == stored:
                 row.password_hash = fresh
     return await profile(services=services, player_id=player.id)
+
+
+async def change_password(
+    *, services: Services, player_id: str, password: str, new_password: str
+) -> None:
+    """Replace the registered player's password (401 when ``password`` is not his) and
+    revoke all his session cookies."""
+    async with services.database.session() as session:
+        player = await session.get(PlayerRow, player_id)
+        if player is None:
+            raise NotFound(f"no player {player_id!r}")
+        stored, name = player.password_hash, player.name
+    if stored is None:
+        raise Conflict("a guest has no password: register instead")
+    if not await _verify(stored, password):
+        raise WrongPassword("wrong password")
+    await check_new_password(new_password, name)
+    fresh = await _hash(new_password)
+    async with services.database.session() as session, session.begin():
+        changed = await session.execute(
+            update(PlayerRow)
+            .where(PlayerRow.id == player_id, PlayerRow.password_hash == stored)
+            .values(password_hash=fresh, session_generation=PlayerRow.session_generation + 1)
+        )
+    if changed.rowcount != 1:  # type: ignore[attr-defined]
+        raise Conflict("the password was changed meanwhile: try again")
+
+
+async def end_sessions(*, services: Services, player_id: str) -> None:
+    """Revoke every session cookie of the player (a log-out logs out every browser)."""
+    async with services.database.session() as session, session.begin():
+        await session.execute(
+            update(PlayerRow)
+            .where(PlayerRow.id == player_id)
+            .values(session_generation=PlayerRow.session_generation + 1)
+        )
 
 
 async def profile(*, services: Services, player_id: str) -> PlayerProfile:

@@ -49,7 +49,14 @@ from damier.server.services import games
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound
 from damier.server.services.players import new_id
-from damier.server.services.views import Sitter, mode_of, result_view, seat_view, sitters
+from damier.server.services.views import (
+    Sitter,
+    is_guest,
+    mode_of,
+    result_view,
+    seat_view,
+    sitters,
+)
 from damier.server.store.models import GameRow, MatchGameRow, MatchRow, PlayerRow
 
 LENGTHS = (2, 4, 6)
@@ -270,6 +277,7 @@ async def _view(session: AsyncSession, row: MatchRow, now: float, viewer: str | 
                 name=_name(sitter),
                 kind="computer" if sitter.kind == "computer" else "human",
                 level=sitter.level,
+                guest=is_guest(sitter.player),
                 score=scores[key],
                 ready=readiness[side],
             )

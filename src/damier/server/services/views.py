@@ -60,12 +60,24 @@ def seat_view(row: GameRow, player: int) -> SeatView:
         return SeatView(id=None, name=name, kind="computer", level=level, color=color)
     if person is None:
         return SeatView(id=None, name="", kind="human", level=None, color=color)
-    return SeatView(id=person.id, name=person.name, kind="human", level=None, color=color)
+    return SeatView(
+        id=person.id,
+        name=person.name,
+        kind="human",
+        level=None,
+        color=color,
+        guest=is_guest(person),
+    )
+
+
+def is_guest(person: PlayerRow | None) -> bool:
+    """Whether ``person`` is a guest (a player without an account)."""
+    return person is not None and person.password_hash is None
 
 
 def _seat(view: SeatView) -> Seat:
     """A seat as the ``white`` and ``black`` fields show it."""
-    return Seat(id=view.id, name=view.name, kind=view.kind, level=view.level)
+    return Seat(id=view.id, name=view.name, kind=view.kind, level=view.level, guest=view.guest)
 
 
 def seat_of(row: GameRow, player_id: str | None) -> int | None:

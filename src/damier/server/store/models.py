@@ -3,7 +3,7 @@ their games. Times are seconds since the epoch."""
 
 from __future__ import annotations
 
-from sqlalchemy import Boolean, Float, ForeignKey, Integer, String, Text, false, text, true
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, Text, false, text, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -19,14 +19,30 @@ class PlayerRow(Base):
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     created: Mapped[float] = mapped_column(Float)
-    name_key: Mapped[str | None] = mapped_column(String(160), unique=True, index=True)
-    """The name folded for comparison (case-insensitive), for registered players only: it
-    keeps their names unique; None for a guest."""
+    name_key: Mapped[str | None] = mapped_column(String(160), index=True)
+    """The name folded for comparison (``services.players.name_key``: case and width do
+    not count). Unique among registered players (:data:`REGISTERED_NAMES`); a guest's may
+    be any but a registered player's."""
     password_hash: Mapped[str | None] = mapped_column(String(255))
     """The argon2id hash of a registered player's password; None for a guest. Never logged
     nor sent to a client."""
     registered: Mapped[float | None] = mapped_column(Float)
     """When the player registered (None for a guest)."""
+    session_generation: Mapped[int] = mapped_column(
+        Integer, default=0, server_default=text("0"), nullable=False
+    )
+    """Signed into the session cookie with the id; bumped by a log-out, a registration and
+    a password change, which so revoke every cookie made before."""
+
+
+REGISTERED_NAMES = Index(
+    "uq_players_registered_name",
+    PlayerRow.name_key,
+    unique=True,
+    sqlite_where=PlayerRow.password_hash.is_not(None),
+    postgresql_where=PlayerRow.password_hash.is_not(None),
+)
+"""No two registered players have one name key (guests may share theirs)."""
 
 
 class RatingRow(Base):

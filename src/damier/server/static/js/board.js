@@ -129,8 +129,9 @@ export class Board {
       class: geometry.players > 2 ? "board shaped" : "board",
       role: "group",
       "aria-label": options.label || "Board",
-      style: `--unit: ${this.unit}px`,
     });
+    // A style property, not a style attribute: the Content-Security-Policy blocks those.
+    this.root.style.setProperty("--unit", `${this.unit}px`);
     this.layers = {};
     for (const name of ["squares", "cells", "marks", "names", "pieces", "overlay", "dragging"]) {
       this.layers[name] = svg("g", { class: `layer-${name}` });

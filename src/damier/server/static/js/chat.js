@@ -55,7 +55,9 @@ export class ChatPanel {
   /** A chat frame from the server. */
   receive(frame) {
     if (frame.room !== this.room) return;
-    const who = h("span", { class: `chat-name${frame.color ? ` ${frame.color}` : ""}` });
+    const who = h("span", {
+      class: `chat-name${frame.color ? ` ${frame.color}` : ""}${frame.guest ? " guest" : ""}`,
+    });
     who.textContent = frame.name || "?";
     const text = h("span", { class: "chat-text" });
     text.textContent = frame.text; // plain text, never markup
