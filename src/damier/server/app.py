@@ -32,7 +32,7 @@ from damier.server.routes import (
     variants,
 )
 from damier.server.routes.pages import STATIC
-from damier.server.security import BodyLimit
+from damier.server.security import BodyLimit, SameOrigin, SecurityHeaders
 from damier.server.services.analysis import Analyses
 from damier.server.services.computer import ComputerPool
 from damier.server.services.context import Services
@@ -117,6 +117,8 @@ def create_app(
     )
     app.state.settings = settings
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
+    app.add_middleware(SameOrigin, trusted=frozenset(settings.trusted_origins))
+    app.add_middleware(SecurityHeaders)  # the last added is the outermost: on every answer
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:

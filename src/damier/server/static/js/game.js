@@ -437,7 +437,7 @@ function renderSeats() {
           { class: "name" },
           place ? h("span", { class: "place" }, ordinal(place)) : null,
           h("span", { class: `swatch ${seat.color}`, title: seat.color }),
-          h("span", { class: "label" }, seatText(seat.color)),
+          h("span", { class: seat.guest ? "label guest" : "label" }, seatText(seat.color)),
           out ? h("span", { class: "muted" }, "out") : null,
         ),
         sit,
@@ -461,6 +461,7 @@ function renderPlayers() {
     box.dataset.color = color;
     box.querySelector(".swatch").className = `swatch ${color}`;
     box.querySelector(".label").textContent = seatText(color);
+    box.querySelector(".label").classList.toggle("guest", Boolean(seatOf(color)?.guest));
     box.classList.toggle("to-move", state.status === "playing" && state.turn === color);
     const clock = box.querySelector(".clock");
     clock.hidden = !state.clock;
