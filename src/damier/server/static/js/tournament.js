@@ -1,0 +1,231 @@
+// A tournament (/tournaments/{id}): the countdown to its start, joining and withdrawing,
+// the standings with their tie-breaks, each round's pairings with links to the games, the
+// crosstable, the PDN of every game and, at the end, the podium. The page asks the server
+// every few seconds; when the player's own new game starts, it takes him there.
+import { getJSON, h, postJSON, showError } from "./api.js";
+
+const POLL_MS = 3000;
+const $ = (id) => document.getElementById(id);
+const tournamentId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const url = `/api/tournaments/${encodeURIComponent(tournamentId)}`;
+
+const SYSTEMS = { "round-robin": "Round robin", swiss: "Swiss" };
+
+/** 1, ½, 2½ for a score. */
+export function points(value) {
+  if (value === null || value === undefined) return "";
+  const whole = Math.floor(value);
+  const half = value - whole >= 0.5 ? "½" : "";
+  return whole === 0 && half ? half : `${whole}${half}`;
+}
+
+function duration(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const days = Math.floor(s / 86400);
+  const hms = [Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const text = hms.map((n) => String(n).padStart(2, "0")).join(":");
+  return days ? `${days} d ${text}` : text;
+}
+
+function formatText(t) {
+  const system = t.system === "round-robin" && t.cycles === 2 ? "Double round robin" : SYSTEMS[t.system];
+  const rounds = t.rounds ? `, ${t.rounds} rounds` : "";
+  const games = t.games === 2 ? ", two games a pairing (colours swapped)" : "";
+  return `${system}${rounds}${games} · ${t.variant} · clock ${t.clock}`;
+}
+
+class TournamentPage {
+  constructor(me) {
+    this.me = me; // the viewer's player id, or null
+    this.t = null;
+    this.arrived = 0; // performance.now() when the state came
+    this.seenGame = undefined; // the player's game at the first answer
+    this.timer = null;
+    this.ticker = null;
+  }
+
+  now() {
+    return this.t.server_time + (performance.now() - this.arrived) / 1000;
+  }
+
+  async poll() {
+    try {
+      this.show(await getJSON(url));
+    } catch (error) {
+      if (!this.t) {
+        $("tournament").replaceChildren(
+          h("h1", {}, "Tournament"),
+          h("p", { class: "status", id: "t-status" }, error.status === 404 ? "There is no such tournament." : `The tournament cannot be shown: ${error.message || error}.`),
+          h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
+        );
+        if (error.status === 404) return;
+      } else showError($("error"), error.message || String(error));
+    }
+    clearTimeout(this.timer);
+    if (this.t?.status !== "finished") {
+      const soon = this.t?.status === "coming" && this.t.starts_at - this.now() < 10;
+      this.timer = setTimeout(() => this.poll(), soon ? 1000 : POLL_MS);
+    }
+  }
+
+  show(t) {
+    this.t = t;
+    this.arrived = performance.now();
+    const mine = t.you?.game ?? null;
+    if (this.seenGame !== undefined && mine && mine !== this.seenGame) {
+      location.href = `/games/${encodeURIComponent(mine)}`; // his new game: there he goes
+      return;
+    }
+    this.seenGame = mine;
+    this.render();
+  }
+
+  async act(path, body) {
+    try {
+      this.show(await postJSON(`${url}/${path}`, body));
+    } catch (error) {
+      showError($("error"), error.message || String(error));
+    }
+  }
+
+  statusLine() {
+    const t = this.t;
+    if (t.status === "coming") return h("p", { class: "status", id: "t-status" }, `Starts in `, h("span", { class: "countdown", id: "t-countdown" }, duration(t.starts_at - this.now())), ` · ${t.players} player${t.players === 1 ? "" : "s"} entered`);
+    if (t.status === "playing") return h("p", { class: "status", id: "t-status" }, `Round ${t.round} of ${t.rounds} is being played · ${t.players} players`);
+    if (t.cancelled) return h("p", { class: "status", id: "t-status" }, "Cancelled: fewer than two players at the start.");
+    return h("p", { class: "status", id: "t-status" }, `Finished after ${t.rounds} rounds. Winner: ${t.winner}.`);
+  }
+
+  actions() {
+    const t = this.t;
+    const you = t.you;
+    if (t.status === "finished") return null;
+    if (you?.joined && !you.withdrawn) {
+      const note = t.status === "playing" ? " (your game being played goes on: resign it or it is lost on time)" : "";
+      return h("p", { class: "row" }, h("span", {}, "You are in."), h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `Withdraw${note}`));
+    }
+    if (t.status === "playing" && t.system === "round-robin") return h("p", { class: "muted" }, "A round robin takes no new players once started.");
+    const password = t.private ? h("input", { type: "password", id: "t-password", placeholder: "Password", "aria-label": "The tournament's password", autocomplete: "off" }) : null;
+    const join = () => this.act("join", { password: password ? password.value : null });
+    const late = t.status === "playing" ? " (from the next round)" : "";
+    return h("p", { class: "row" }, password, h("button", { type: "button", class: "primary", id: "t-join", onclick: join }, `Join${late}`));
+  }
+
+  podium() {
+    const t = this.t;
+    if (t.status !== "finished" || t.cancelled) return null;
+    const top = t.standings.filter((s) => s.rank <= 3).slice(0, 3);
+    const order = [top[1], top[0], top[2]].filter(Boolean);
+    return h(
+      "div",
+      { class: "podium", id: "t-podium", "aria-label": "Podium" },
+      order.map((s) => h("div", { class: `place-${s.rank}` }, h("div", {}, ["🥇", "🥈", "🥉"][s.rank - 1] || ""), h("div", {}, s.name), h("div", { class: "muted" }, points(s.score)))),
+    );
+  }
+
+  render() {
+    const t = this.t;
+    document.title = `${t.name} — Damier`;
+    const yourGame = t.you?.game ? h("p", { class: "notice", id: "t-your-game" }, "Your game is being played: ", h("a", { href: `/games/${encodeURIComponent(t.you.game)}` }, "go to your game")) : null;
+    const entrants = t.status === "coming" ? h("p", { id: "t-entrants" }, t.entrants.length ? `Entered: ${t.entrants.map((e) => e.name).join(", ")}.` : "Nobody has entered yet.") : null;
+    $("tournament").replaceChildren(
+      ...[
+        h("h1", { id: "t-name" }, t.name),
+        h("p", { class: "muted" }, `${formatText(t)} · by ${t.creator}${t.private ? " · private" : ""}`),
+        this.statusLine(),
+        this.podium(),
+        yourGame,
+        this.actions(),
+        entrants,
+        h("p", {}, h("a", { class: "button", id: "t-pdn", href: `${url}/pdn`, download: true }, "Download every game (PDN)")),
+      ].filter(Boolean),
+    );
+    this.renderStandings();
+    this.renderPairings();
+    this.renderCross();
+    clearInterval(this.ticker);
+    if (t.status === "coming") {
+      this.ticker = setInterval(() => {
+        const box = $("t-countdown");
+        if (box) box.textContent = duration(this.t.starts_at - this.now());
+        if (this.t.starts_at - this.now() <= 0) this.poll();
+      }, 1000);
+    }
+  }
+
+  renderStandings() {
+    const t = this.t;
+    $("standings-card").hidden = t.standings.length === 0;
+    const heads = ["#", "Player", "Points", "Games", "+ = −", ...t.tie_breaks.map((b) => b.name)];
+    const rows = t.standings.map((s) =>
+      h(
+        "tr",
+        { class: s.id === this.me ? "you" : null, "data-player": s.id },
+        h("td", {}, String(s.rank)),
+        h("td", {}, s.name, s.withdrawn ? h("span", { class: "muted" }, " (withdrawn)") : null),
+        h("td", {}, points(s.score)),
+        h("td", {}, String(s.games)),
+        h("td", {}, `${s.wins} ${s.draws} ${s.losses}`),
+        t.tie_breaks.map((b) => h("td", {}, points(s.ties[b.key]))),
+      ),
+    );
+    $("standings").replaceChildren(
+      h("table", { class: "games", id: "t-standings" }, h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))), h("tbody", {}, rows)),
+      h("p", { class: "muted" }, `Ties are parted by: ${t.tie_breaks.map((b) => b.name).join(", then ")}.`),
+    );
+  }
+
+  renderPairings() {
+    const t = this.t;
+    $("pairings-card").hidden = t.pairings.length === 0;
+    const rounds = [...t.pairings].reverse().map((round) => {
+      const rows = round.boards.map((board) => {
+        const links = board.games.map((g) => {
+          if (!g.game) return null;
+          const text = g.result ? `${g.result}` : "watch";
+          return h("a", { href: `/games/${encodeURIComponent(g.game)}`, class: "game-link" }, g.result ? `${text} ↗` : text);
+        });
+        let score = "";
+        if (board.kind === "bye") score = `bye (${points(board.white_points)})`;
+        else if (board.white_points !== null) score = `${points(board.white_points)} – ${points(board.black_points)}`;
+        if (board.kind === "default") score += " (by default)";
+        return h(
+          "tr",
+          {},
+          h("td", {}, String(board.board)),
+          h("td", {}, board.white.name),
+          h("td", {}, board.black ? board.black.name : "—"),
+          h("td", {}, score),
+          h("td", { class: "action" }, links.filter(Boolean).flatMap((link, i) => (i ? [" ", link] : [link]))),
+        );
+      });
+      const open = round.number === t.round;
+      return h(
+        "details",
+        { open, "data-round": round.number },
+        h("summary", {}, `Round ${round.number}`),
+        h("table", { class: "games" }, h("thead", {}, h("tr", {}, ["Board", "White", "Black", "Score", "Games"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows)),
+      );
+    });
+    $("pairings").replaceChildren(...rounds);
+  }
+
+  renderCross() {
+    const t = this.t;
+    $("cross-card").hidden = t.crosstable.length === 0;
+    const heads = ["Player", ...t.crosstable.map((_, i) => String(i + 1)), "Points"];
+    const scores = Object.fromEntries(t.standings.map((s) => [s.id, s.score]));
+    const rows = t.crosstable.map((row, i) =>
+      h("tr", {}, h("td", {}, `${i + 1}. ${row.name}`), row.cells.map((cell) => h("td", {}, cell)), h("td", {}, points(scores[row.id]))),
+    );
+    $("crosstable").replaceChildren(h("table", { class: "games cross", id: "t-cross" }, h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows)));
+  }
+}
+
+async function start() {
+  const me = await getJSON("/api/session").catch(() => null);
+  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+  new TournamentPage(me ? me.id : null).poll();
+}
+
+start().catch((error) => showError($("error"), error.message || String(error)));
