@@ -129,7 +129,11 @@ def test_a_four_player_round_robin_to_the_end(make_app: AppFactory) -> None:
             ("Bob", "Cid"),
         ]
         ana = next(c for p, c in players.items() if names[p] == 0)
-        assert state(ana, created["id"])["you"]["game"] == first[0]["games"][0]["game"]
+        first_game = first[0]["games"][0]["game"]
+        assert state(ana, created["id"])["you"]["game"] == first_game
+        refused = ana.post(f"/api/games/{first_game}/abort")
+        assert refused.status_code == 409 and "tournament" in refused.json()["detail"]
+        assert ana.get(f"/api/games/{first_game}").json()["tournament"] == created["id"]
         rank = dict(names)
         rank[next(p for p in names if names[p] == 3)] = 2  # Cid and Dan draw their game
         for _ in range(3):
@@ -139,6 +143,8 @@ def test_a_four_player_round_robin_to_the_end(make_app: AppFactory) -> None:
         assert table == [("Ana", 3.0, 1), ("Bob", 2.0, 2), ("Cid", 0.5, 3), ("Dan", 0.5, 3)]
         assert tournament["tie_breaks"][0]["key"] == "direct"
         assert tournament["winner"] == "Ana"
+        rematch = ana.post(f"/api/games/{first_game}/rematch")
+        assert rematch.status_code == 409 and "tournament" in rematch.json()["detail"]
         cross = {row["name"]: row["cells"] for row in tournament["crosstable"]}
         assert cross["Ana"] == ["×", "1", "1", "1"]
         assert cross["Cid"] == ["0", "0", "×", "½"]
@@ -252,6 +258,14 @@ def test_a_player_who_leaves_forfeits_and_is_withdrawn_after_two(make_app: AppFa
             # Dan does not move: his game is lost when his first-move time runs out.
             clock.advance(host.app.state.settings.first_move_seconds + 1)
             tournament = wait_round(host, created["id"], number)
+        lost = next(
+            b["games"][0]["game"]
+            for b in tournament["pairings"][0]["boards"]
+            if absent in (b["white"]["id"], b["black"]["id"])
+        )
+        game = host.get(f"/api/games/{lost}").json()
+        assert game["tournament"] == created["id"]
+        assert game["result"]["reason"] == "time forfeit"  # lost, not aborted
         dan = next(s for s in tournament["standings"] if s["id"] == absent)
         assert dan["score"] == 0 and dan["withdrawn"]
         assert absent not in [e["id"] for e in tournament["entrants"]]

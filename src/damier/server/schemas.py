@@ -104,6 +104,8 @@ class GameState(BaseModel):
     """The id of the rematch of this game, once one is asked for."""
     match: str | None = None
     """The id of the match this game is a game of (None for a single game)."""
+    tournament: str | None = None
+    """The id of the tournament this game is a game of (None for others)."""
     first_move_deadline: float | None = None
     """While a player has yet to make his first move: when the game is aborted if he does
     not (no clock runs before a player's first move)."""

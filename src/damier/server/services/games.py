@@ -316,7 +316,7 @@ def _time_out(row: GameRow, game: Game, now: float) -> Conflict | None:
         return None
     if game.clock is None and row.flag_at is not None and row.flag_at <= now:
         late = game.board.turn
-        if row.match_id is not None:  # a match goes on: the game is lost, not aborted
+        if row.match_id is not None or row.tournament_id is not None:  # lost, not aborted
             game.forfeit(late, "time forfeit", now)
             return Conflict(f"time is up: {PLAYER_NAMES[late]} did not make a first move")
         game.adjudicate(None, ABORTED)
@@ -732,6 +732,8 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
             raise Conflict("a rematch is for a finished game")
         if row.match_id is not None:
             raise Conflict("a game of a match has no rematch: the match goes on")
+        if row.tournament_id is not None:
+            raise Conflict("a game of a tournament has no rematch: the tournament goes on")
         if row.rematch_id is not None:
             created["id"] = row.rematch_id
             return None

@@ -33,6 +33,7 @@ def abortable(row: GameRow, game: Game) -> bool:
     result for the match to go on)."""
     return (
         row.match_id is None
+        and row.tournament_id is None
         and not games.first_moves_made(row, game)
         and row.clock_base_ply is None
     )
@@ -46,6 +47,8 @@ async def abort_game(*, services: Services, game_id: str, player_id: str | None)
         games._require_in_game(row, game, seat)
         if row.match_id is not None:
             raise Conflict("a game of a match cannot be aborted: play it or resign it")
+        if row.tournament_id is not None:
+            raise Conflict("a game of a tournament cannot be aborted: play it or resign it")
         if not abortable(row, game):
             raise Conflict("too late to abort: every player has moved (resign or offer a draw)")
         game.adjudicate(None, ABORTED)

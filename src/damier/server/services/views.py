@@ -220,6 +220,7 @@ def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) 
         server_time=now,
         rematch=row.rematch_id,
         match=row.match_id,
+        tournament=row.tournament_id,
         first_move_deadline=row.flag_at if playing and game.clock is None else None,
         takeback_offer=COLORS[row.takeback_offer] if row.takeback_offer is not None else None,
         takebacks=row.takebacks,

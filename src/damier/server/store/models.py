@@ -111,6 +111,9 @@ class GameRow(Base):
     """Whether the result changed the players' ratings (two registered humans)."""
     match_id: Mapped[str | None] = mapped_column(String(32), index=True)
     """The match this game is a game of (None for a single game)."""
+    tournament_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    """The tournament this game is a game of (``services.tournaments``): like a match's,
+    it is never aborted (a first move made too late loses it) and has no rematch."""
     takebacks: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether takebacks are allowed should the game be rated (unrated games allow them)."""
     takeback_offer: Mapped[int | None] = mapped_column(Integer)

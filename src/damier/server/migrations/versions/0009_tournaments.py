@@ -1,4 +1,5 @@
-"""Tournaments: the tournaments, their players, and their rounds' games.
+"""Tournaments: the tournaments, their players, their rounds' games, and the tournament a
+game belongs to.
 
 Revision ID: 0009
 Revises: 0008
@@ -67,9 +68,15 @@ def upgrade() -> None:
         sa.Column("black_points", sa.Float(), nullable=True),
     )
     op.create_index("ix_tournament_games_game_id", "tournament_games", ["game_id"])
+    # A plain ADD COLUMN (no foreign key: SQLite would rebuild the games table for one).
+    op.add_column("games", sa.Column("tournament_id", sa.String(32), nullable=True))
+    op.create_index("ix_games_tournament_id", "games", ["tournament_id"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_games_tournament_id", "games")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("tournament_id")
     op.drop_table("tournament_games")
     op.drop_table("tournament_players")
     op.drop_table("tournaments")

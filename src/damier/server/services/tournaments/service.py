@@ -298,7 +298,7 @@ async def _start_game(
         match_id="",
         now=now,
     )
-    game_row.match_id = None  # a tournament's game, not a match's
+    game_row.match_id, game_row.tournament_id = None, row.id  # a tournament's, not a match's
     session.add(game_row)
     await session.flush()
     session.add_all(moves)

@@ -534,7 +534,8 @@ function renderActions() {
   $("draw-decline").hidden = $("draw-accept").hidden;
   $("resign").hidden = !(playing && player);
   renderTable(playing && player);
-  $("rematch").hidden = !(state.status === "finished" && state.you);
+  $("rematch").hidden = !(state.status === "finished" && state.you && !state.tournament);
+  showTournament(state.tournament);
   const rematchId = state.rematch?.id ?? state.rematch ?? null;
   $("rematch-link").hidden = !rematchId;
   if (rematchId) $("rematch-link").href = `/games/${encodeURIComponent(rematchId)}`;
@@ -627,6 +628,22 @@ function navigate(where) {
   }
 }
 
+/** A game of a tournament links back to it (the tournament page takes each player to his
+ *  next game). */
+function showTournament(tournamentId) {
+  let link = $("tournament-link");
+  if (!tournamentId) {
+    if (link) link.hidden = true;
+    return;
+  }
+  if (!link) {
+    link = h("a", { class: "button", id: "tournament-link" }, "Back to the tournament");
+    $("rematch-link").after(link);
+  }
+  link.href = `/tournaments/${encodeURIComponent(tournamentId)}`;
+  link.hidden = false;
+}
+
 // --- the table: abort, takeback, claims, presence ----------------------------------------
 
 function serverNow() {
@@ -637,7 +654,7 @@ function renderTable(player) {
   const two = playerCount() === 2;
   const firstRound = state.ply < (state.active?.length || 2);
   // A game of a match is never aborted: the match needs its result.
-  $("abort").hidden = !(player && firstRound && !state.match);
+  $("abort").hidden = !(player && firstRound && !state.match && !state.tournament);
   const offer = state.takeback_offer;
   // A move of one's own to take back (against the computer: on one's turn, it grants it).
   const computer = two && state.you && seatOf(other(state.you))?.kind === "computer";
@@ -682,7 +699,7 @@ function renderPresence() {
     const mine = state.turn === state.you;
     const who = mine ? "You have" : `${cap(state.turn)} has`;
     // In a match a first move made too late loses the game; elsewhere it aborts it.
-    const otherwise = !state.match ? "the game is aborted" : mine ? "you lose this game" : "loses this game";
+    const otherwise = !state.match && !state.tournament ? "the game is aborted" : mine ? "you lose this game" : "loses this game";
     first.textContent = `${who} ${wait} s to make a first move, or ${otherwise}.`;
   }
   const count = presence.spectators || 0;
