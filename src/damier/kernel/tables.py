@@ -142,7 +142,14 @@ def compile_tables(variant: Variant) -> Tables:
         rules[L.R_TEAM + player] = team
     rules[L.R_TEAM + players] = -1
     rules[L.R_TEAMS] = bool(variant.teams)
-    return Tables(rays=geometry.rays, dirs=dirs, counts=counts, zobrist=zobrist, rules=rules)
+    tables = Tables(
+        rays=geometry.rays.view(), dirs=dirs, counts=counts, zobrist=zobrist, rules=rules
+    )
+    # Read-only, like the packed tables' views the Board's entries unpack: one type of
+    # tables, so each kernel function is compiled once for the Board and the engine.
+    for table in tables:
+        table.flags.writeable = False
+    return tables
 
 
 # -- the tables in one array ----------------------------------------------------------------
