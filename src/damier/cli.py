@@ -319,6 +319,7 @@ def _write_text(path: str, text: str) -> None:
 
 
 def _dxp(args: argparse.Namespace) -> int:
+    from damier.compiled import load_engine
     from damier.protocols import dxp
 
     def log(line: str) -> None:
@@ -327,6 +328,9 @@ def _dxp(args: argparse.Namespace) -> int:
     def session_on(channel: dxp.Channel) -> dxp.DxpSession:
         return dxp.DxpSession(channel, level=args.level, seconds=args.time, log=log)
 
+    # The engine's compiled code, before any peer waits for a move (on a new machine it is
+    # compiled: a minute or so).
+    load_engine(dxp.VARIANT, log)
     played: list[dxp.DxpGame] = []
     try:
         if args.listen is not None:
@@ -428,11 +432,21 @@ def _compile(args: argparse.Namespace) -> int:
     return 0
 
 
+def _freeze_heap() -> None:
+    """Keep what is loaded now out of the collector's full passes.
+
+    What is loaded (modules, Numba's compiled code: hundreds of thousands of objects) lives
+    as long as the process. Frozen, it is left out of the collector's full passes, which
+    otherwise paused every game for 100-200 ms at a time under load (bench/load.py)."""
+    gc.collect()
+    gc.freeze()
+
+
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
     from pydantic import ValidationError
 
-    from damier.compiled import build_cache
+    from damier.compiled import SERVER_STAGES, WARMUP, Progress, ProgressLines
     from damier.server.app import create_app
     from damier.server.settings import Settings, SettingsError
 
@@ -453,15 +467,20 @@ def _serve(args: argparse.Namespace) -> int:
         app = create_app(settings)
     except SettingsError as error:
         raise ValueError(str(error)) from None
-    # The first game must not wait for Numba: the whole cache is built (cold) or loaded.
-    build_cache(lambda text: print(f"damier: {text}", flush=True))
-    # What is loaded now (modules, Numba's compiled code: hundreds of thousands of objects)
-    # lives as long as the process. Frozen, it is left out of the collector's full passes,
-    # which otherwise paused every game for 100-200 ms at a time under load (bench/load.py).
+    # The port opens at once: the kernel (what two people's games need), then the engine,
+    # are compiled (a new machine: a minute or so) or loaded from the cache in a thread,
+    # its progress told here; the requests that need them wait (damier.server.warmup).
+    lines = ProgressLines(lambda text: print(f"damier: {text}", flush=True))
+
+    def progress(report: Progress) -> None:
+        lines(report)
+        if report.event == "done":
+            _freeze_heap()  # the compiled code is loaded now
+
+    WARMUP.start(SERVER_STAGES, progress)
+    _freeze_heap()
     # The games in memory still grow the heap: full passes are made rarer too (a move makes
     # few objects that outlive it), so that they do not come every few seconds under load.
-    gc.collect()
-    gc.freeze()
     gc.set_threshold(50_000, 50, 1000)
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"damier: serving on http://{host}:{args.port}/", flush=True)

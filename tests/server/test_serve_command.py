@@ -17,12 +17,15 @@ def test_serve_runs_uvicorn(
 ) -> None:
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
-    monkeypatch.setattr(compiled, "build_cache", lambda say: calls.append({"built": True}))
+    monkeypatch.setattr(
+        compiled.WARMUP, "start", lambda stages, progress: calls.append({"warm-up": stages})
+    )
     monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
     database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
     assert main(["serve", "--port", "8123", "--database", database]) == 0
-    built, calls[:] = calls[0], calls[1:]
-    assert built == {"built": True}  # the compiled cache, before the port opens
+    started, calls[:] = calls[0], calls[1:]
+    # The compiled code is made ready in the background, started before the port opens.
+    assert started == {"warm-up": ("kernel", "engine")}
     assert calls[0]["host"] == "127.0.0.1"
     assert calls[0]["port"] == 8123
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out

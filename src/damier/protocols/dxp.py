@@ -50,6 +50,7 @@ from typing import ClassVar
 from damier import __version__
 from damier.board import Board
 from damier.board import Move as BoardMove
+from damier.compiled import load_engine
 from damier.engine import Engine, time_budget
 from damier.game import Game, Result
 from damier.notation.pdn import write_pdn
@@ -595,7 +596,10 @@ class DxpSession:
         self.channel.close()
 
     def _engine(self) -> Engine:
+        """The engine, its compiled code made ready first (before any clock runs: compiling
+        must not eat a move's time), saying so in the log if that means compiling."""
         if self.engine is None:
+            load_engine(VARIANT, self.log)
             self.engine = Engine(VARIANT, level=self.level)
         return self.engine
 

@@ -10,6 +10,12 @@ Positions are ``pos pos=<side><one letter per square: w b W B e>`` with optional
 ``moves="32-28 19-23"``; moves are written ``32-28`` or, for captures, ``from x to`` followed
 by the captured squares in increasing order (``28x19x23``), and read in any order.
 
+The engine's compiled code is made ready before a search's clock starts (on a new machine:
+compiled, a minute or so; then loaded from Numba's cache in about a second): ``init`` answers
+``ready`` once it is, and a ``go`` sent earlier waits for it in its search thread, saying so
+in an ``info message="..."`` line, so that no move is ever answered unsearched because the
+time went into compiling.
+
 Hub defines no multi-PV: Damier declares its own parameter ``multipv`` (1 by default, which
 leaves the output as Scan writes it). Above 1, every iteration writes one ``info`` line per
 line, best first, each with a ``multipv=<rank>`` field a GUI that knows it can read.
@@ -26,8 +32,10 @@ from typing import TextIO
 
 from damier import __version__
 from damier.board import Board, Move
-from damier.engine import Engine
+from damier.compiled import Progress, Warmup, engine_warmup
+from damier.engine import Engine, Info, time_budget
 from damier.errors import IllegalMoveError
+from damier.kernel.jit import watch_compilation
 from damier.rules import Variant, get_variant
 
 HUB_VARIANTS = {
@@ -114,16 +122,21 @@ class Limits:
 
 
 class HubEngine:
-    """The Hub front end: feed it lines with :meth:`handle`; it writes replies."""
+    """The Hub front end: feed it lines with :meth:`handle`; it writes replies.
+
+    ``warmups`` gives the warm-up of a variant's compiled code (tests give one they hold)."""
 
     def __init__(
         self,
         write: Callable[[str], None],
         variant: str = "international",
         level: int = 10,
+        warmups: Callable[[str], Warmup] = engine_warmup,
     ) -> None:
         self._write_raw = write
         self._lock = threading.Lock()
+        self._warmups = warmups
+        self._engine_lock = threading.Lock()
         self.variant = get_variant(variant)
         self.level = level
         self.multipv = 1
@@ -165,8 +178,29 @@ class HubEngine:
         self.write("wait")
 
     def _init(self, rest: str) -> None:
+        self._load()
         self._engine()
         self.write("ready")
+
+    def _load(self, waiting: str = "") -> None:
+        """Make the compiled code of the variant's engine ready (compile it, or load it
+        from the cache); say so in an ``info`` line if that means waiting: ``waiting`` at
+        once (a search waits), and when a compilation begins."""
+        warmup = self._warmups(self.variant.name)
+        if warmup.ready("engine"):
+            return
+        if waiting:
+            self._say(waiting)
+
+        def progress(report: Progress) -> None:
+            if report.event == "compiling":
+                self._say("compiling the engine (once, then cached): a minute or so")
+
+        warmup.start(("kernel", "engine"), progress)
+        warmup.wait("engine")
+
+    def _say(self, message: str) -> None:
+        self.write(f'info message="{message}"')
 
     def _set_param(self, rest: str) -> None:
         args = parse_args(rest)
@@ -227,34 +261,59 @@ class HubEngine:
             raise HubError(f"unknown go mode {mode!r}")
         if not self.board.legal_moves:
             raise HubError("no legal move in this position")
-        engine, board, limits = self._engine(), self.board.copy(), self.limits
+        board, limits = self.board.copy(), self.limits
         # A stop can come before the search thread has started (and reset the engine's
         # stop flag): it is remembered here and checked after every iteration.
         self._stop_requested = threading.Event()
         self._searching = True
         self._thinking = threading.Thread(
             target=self._think,
-            args=(engine, board, limits, mode, self._stop_requested),
+            args=(board, limits, mode, self._stop_requested),
             daemon=True,
         )
         self._thinking.start()
 
-    def _think(
-        self, engine: Engine, board: Board, limits: Limits, mode: str, stop: threading.Event
-    ) -> None:
-        from damier.engine import time_budget
-
+    def _think(self, board: Board, limits: Limits, mode: str, stop: threading.Event) -> None:
+        # The clock starts once the compiled code is ready: compiling is not thinking.
+        self._load("waiting for the engine's compiled code to load; the clock starts after")
+        engine = self._engine()
         seconds: float | None = limits.move_time
         if limits.remaining is not None:
             seconds = time_budget(limits.remaining, limits.increment, limits.moves_to_go)
         if limits.infinite or mode != "think":
             seconds = 3600.0 * 24
+        with watch_compilation() as compiled:
+            best = self._search(engine, board, limits, seconds, stop)
+        if best is not None and best.depth == 0 and compiled.count and len(board.legal_moves) > 1:
+            # Compiling ate the time of the search (code no warm-up foresaw): not a move to
+            # play unsearched. The code is compiled now: search again.
+            self._say("the search's time went into compiling: searching again")
+            best = self._search(engine, board, limits, seconds, stop)
+        done = "done"
+        if best is not None and best.best_move is not None:
+            ponder = f" ponder={hub_move(best.pv[1])}" if len(best.pv) > 1 else ""
+            done = f"done move={hub_move(best.best_move)}{ponder}"
+        # Idle before "done" goes out: the GUI may answer with the next "go" at once.
+        self._searching = False
+        self.write(done)
+
+    def _search(
+        self,
+        engine: Engine,
+        board: Board,
+        limits: Limits,
+        seconds: float | None,
+        stop: threading.Event,
+    ) -> Info | None:
+        """One search, its iterations written as ``info`` lines; returns the last."""
         best = None
         multipv = self.multipv
         for info in engine.analyse(
             board, time=seconds, depth=limits.depth, nodes=limits.nodes, multipv=multipv
         ):
             best = info
+            if info.depth == 0 and len(board.legal_moves) > 1:
+                continue  # stopped before a move was searched: no information
             for rank, line in enumerate(info.lines or (info,), 1):
                 pv = " ".join(hub_move(m) for m in line.pv)
                 # Scan writes the end of the game n plies away as +/-(100 - n/100) ("99.xx"),
@@ -269,13 +328,7 @@ class HubEngine:
                 )
             if stop.is_set():
                 break
-        done = "done"
-        if best is not None and best.best_move is not None:
-            ponder = f" ponder={hub_move(best.pv[1])}" if len(best.pv) > 1 else ""
-            done = f"done move={hub_move(best.best_move)}{ponder}"
-        # Idle before "done" goes out: the GUI may answer with the next "go" at once.
-        self._searching = False
-        self.write(done)
+        return best
 
     def _stop(self, rest: str) -> None:
         self._stop_requested.set()
@@ -295,9 +348,10 @@ class HubEngine:
         self.quit = True
 
     def _engine(self) -> Engine:
-        if self.engine is None or self.engine.variant != self.variant:
-            self.engine = Engine(self.variant, level=self.level)
-        return self.engine
+        with self._engine_lock:
+            if self.engine is None or self.engine.variant != self.variant:
+                self.engine = Engine(self.variant, level=self.level)
+            return self.engine
 
     def wait(self) -> None:
         """Wait for a running search to finish."""

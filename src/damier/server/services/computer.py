@@ -1,7 +1,10 @@
 """The computer opponent: engine searches in a small thread pool, never on the event loop.
 
 The searches are Numba code that releases the GIL, so a pool of a few threads runs them in
-parallel while the event loop keeps serving.
+parallel while the event loop keeps serving. On a new machine the engine is compiled in the
+background as the server starts (:mod:`damier.compiled`): a search waits for it in its
+thread, and its time starts when the engine is ready, so that the first moves are searched
+like the others rather than cut short by compilation.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from damier.board import Board
+from damier.compiled import WARMUP, Warmup
 from damier.engine import Engine, Info, time_budget
 from damier.engine.levels import LEVELS
 
@@ -18,8 +22,9 @@ from damier.engine.levels import LEVELS
 class ComputerPool:
     """Engines by (variant, level), searched in at most ``workers`` threads at once."""
 
-    def __init__(self, workers: int = 2, max_seconds: float = 1.0) -> None:
+    def __init__(self, workers: int = 2, max_seconds: float = 1.0, warmup: Warmup = WARMUP) -> None:
         self.max_seconds = max_seconds
+        self._warmup = warmup
         self._executor = ThreadPoolExecutor(
             max_workers=max(1, workers), thread_name_prefix="damier-engine"
         )
@@ -48,6 +53,7 @@ class ComputerPool:
         return await loop.run_in_executor(self._executor, self._analyse, board, seconds, depth)
 
     def _analyse(self, board: Board, seconds: float, depth: int) -> Info:
+        self._warmup.wait("engine")
         with self._lock:
             engine = self._analysts.get(board.variant.name)
             if engine is None:
@@ -64,6 +70,7 @@ class ComputerPool:
             return engine
 
     def _search(self, board: Board, level: int, seconds: float) -> str | None:
+        self._warmup.wait("engine")
         if not board.legal_moves:
             return None
         engine = self._engine(board.variant.name, level)
