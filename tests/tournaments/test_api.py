@@ -311,3 +311,37 @@ def test_a_tournament_survives_a_restart(make_app: AppFactory, database: Path) -
 @pytest.mark.parametrize("system", ["round-robin", "swiss"])
 def test_an_unknown_tournament_is_404(client: TestClient, system: str) -> None:
     assert client.get("/api/tournaments/nope").status_code == 404
+
+
+def test_a_swiss_takes_late_entries_and_withdrawals(make_app: AppFactory) -> None:
+    clock = FakeTime()
+    with TestClient(make_app(now=clock)) as host:
+        organiser(host)
+        created = create(host, system="swiss", rounds=3)
+        tid = created["id"]
+        players = enter(host, tid, ["Ana", "Bob", "Cid", "Dan"])
+        rank = {player_id: index for index, player_id in enumerate(players)}
+        clock.advance(61)
+        tournament = play_round(players, state(host, tid), rank)
+        late = enter(host, tid, ["Eve"])  # paired from round 2, no points for round 1
+        players.update(late)
+        eve = next(iter(late))
+        rank[eve] = 4
+        assert tournament["round"] == 2
+        assert all(
+            eve not in (b["white"]["id"], (b["black"] or {}).get("id"))
+            for b in tournament["pairings"][1]["boards"]
+        )
+        tournament = state(host, tid)
+        bob = list(players)[1]
+        left = players[bob].post(f"/api/tournaments/{tid}/withdraw")
+        assert left.status_code == 200 and left.json()["you"]["withdrawn"]
+        tournament = play_round(players, tournament, rank)  # Bob's game is played still
+        third = tournament["pairings"][2]["boards"]
+        seated = {b["white"]["id"] for b in third} | {b["black"]["id"] for b in third if b["black"]}
+        assert eve in seated and bob not in seated and len(seated) == 4
+        tournament = play_round(players, tournament, rank)
+        assert tournament["status"] == "finished"
+        line = {s["id"]: s for s in tournament["standings"]}
+        assert line[bob]["withdrawn"] and line[bob]["games"] == 2
+        assert line[eve]["games"] == 1

@@ -12,8 +12,10 @@ nobody looks at. The games are ordinary games (``services.games``).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
+import logging
 import secrets
 from collections.abc import Awaitable, Callable
 
@@ -24,7 +26,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from damier.game import Game
 from damier.server.services import games
 from damier.server.services.context import Services
-from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound
+from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
 from damier.server.services.players import new_id
 from damier.server.services.ratings import ABORTED
 from damier.server.services.tournaments.pairing import (
@@ -65,6 +67,8 @@ from damier.server.store.models import (
     TournamentPlayerRow,
     TournamentRow,
 )
+
+log = logging.getLogger("damier.server")
 
 MAX_ROUND_ROBIN = 20
 """The most players of a round robin (19 rounds, or 38 double)."""
@@ -268,7 +272,7 @@ async def _settle(
             started.append(await _start_game(services, session, row, slot, entries, now))
         if any(slot.white_points is None for slot in current):
             break
-        if row.round >= row.rounds:
+        if row.round >= row.rounds or (row.system == "swiss" and len(_active(row)) < 2):
             row.status, row.finished = "finished", now
             break
         _store_round(row, row.round + 1)
@@ -552,6 +556,7 @@ async def create_tournament(
     else:
         starts_at = now + (DEFAULT_START if body.starts_in is None else body.starts_in)
     tournament_id = new_id(8)
+    hashed = await asyncio.to_thread(_hash_password, body.password) if body.password else None
     async with services.database.session() as session, session.begin():
         player = await session.get(PlayerRow, player_id)
         if player is None:
@@ -574,7 +579,7 @@ async def create_tournament(
             round=0,
             creator_id=player.id,
             creator=player,
-            password_hash=_hash_password(body.password) if body.password else None,
+            password_hash=hashed,
             created=now,
             updated=now,
             players=[],
@@ -596,7 +601,8 @@ async def join_tournament(
         entry = next((e for e in row.players if e.player_id == player_id), None)
         if entry is not None and entry.withdrawn is None:
             return
-        if row.password_hash is not None and not _password_ok(row.password_hash, password):
+        stored = row.password_hash
+        if stored is not None and not await asyncio.to_thread(_password_ok, stored, password):
             raise Forbidden("this tournament needs its password to join")
         if row.status == "playing" and row.system == "round-robin":
             raise Conflict("a round robin takes no new players once it has started")
@@ -702,5 +708,8 @@ async def advance_tournaments(*, services: Services) -> int:
         ids = set((await session.scalars(starting)).all())
         ids |= set((await session.scalars(ended)).all())
     for tournament_id in sorted(ids):
-        await _change(services, tournament_id, None, None)
+        try:
+            await _change(services, tournament_id, None, None)
+        except ServiceError as error:  # another process moved it on meanwhile
+            log.info("tournament %s not moved on: %s", tournament_id, error.detail)
     return len(ids)
