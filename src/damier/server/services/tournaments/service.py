@@ -63,6 +63,7 @@ from damier.server.services.views import Sitter
 from damier.server.store.models import (
     GameRow,
     PlayerRow,
+    RatingRow,
     TournamentGameRow,
     TournamentPlayerRow,
     TournamentRow,
@@ -75,6 +76,8 @@ MAX_ROUND_ROBIN = 20
 MAX_SWISS = 100
 DEFAULT_START = 300.0
 """Seconds from creation to the start when the creator does not say."""
+UNRATED = 1500.0
+"""The rating that orders a player who has none in the variant."""
 FORFEITS_TO_WITHDRAW = 2
 """Games lost without a move after which a player is withdrawn."""
 
@@ -181,12 +184,18 @@ def _store_round(row: TournamentRow, number: int) -> None:
     row.round = number
 
 
-def _start(row: TournamentRow, now: float) -> None:
-    """Start at the start time: the players are numbered, round 1 is paired (or the
-    tournament is cancelled for want of players)."""
+async def _start(session: AsyncSession, row: TournamentRow, now: float) -> None:
+    """Start at the start time: the players are numbered by rating in the variant (the
+    unrated at 1500), then by order of entry; round 1 is paired (or the tournament is
+    cancelled for want of players)."""
     active = _active(row)
+    ids = [entry.player_id for entry in active]
+    query = select(RatingRow).where(RatingRow.player_id.in_(ids), RatingRow.variant == row.variant)
+    ratings = {rating.player_id: rating.rating for rating in (await session.scalars(query)).all()}
+    active.sort(key=lambda entry: (-ratings.get(entry.player_id, UNRATED), entry.seed))
     for seed, entry in enumerate(active):
         entry.seed = seed
+    row.players.sort(key=lambda entry: entry.seed)
     row.status = "playing"
     if len(active) < 2:
         row.status, row.finished = "finished", now
@@ -240,7 +249,7 @@ async def _settle(
     if row.status == "coming":
         if row.starts_at > now:
             return started
-        _start(row, now)
+        await _start(session, row, now)
     entries = {entry.player_id: entry for entry in row.players}
     while row.status == "playing":
         current = [g for g in row.games if g.round == row.round]
