@@ -350,6 +350,9 @@ def main() -> int:
             "DAMIER_ENV": "test",
             "DAMIER_RATE_CAPACITY": "100000",
             "DAMIER_RATE_PER_SECOND": "100000",
+            # Every player is a guest made from this one address.
+            "DAMIER_GUEST_CAPACITY": "100000",
+            "DAMIER_GUEST_PER_SECOND": "100000",
             # Every game is set up before any is played: none may be aborted meanwhile
             # for want of a first move.
             "DAMIER_FIRST_MOVE_SECONDS": "86400",
