@@ -163,6 +163,8 @@ class Warmup:
         self._waiters = {}
         self._running = threading.Lock()
         self._state = threading.Lock()
+        self._waiting = threading.Condition(self._state)
+        """Notified when a request starts waiting (:meth:`wait_for_waiters`)."""
         self._thread: threading.Thread | None = None
         self._finished: set[Part] = set()
         self._planned: tuple[Part, ...] = ()
@@ -195,7 +197,16 @@ class Warmup:
             if self.ready(stage):  # (made ready under this lock: no wake-up is lost)
                 return
             self._waiters.setdefault(stage, []).append((loop, future))
+            self._waiting.notify_all()
         await future
+
+    def wait_for_waiters(self, stage: str, count: int, timeout: float | None = None) -> bool:
+        """Block until ``count`` coroutines wait for ``stage`` in :meth:`wait_async` (or
+        ``timeout`` seconds); whether they do. (Tests see a request held at the door.)"""
+        with self._waiting:
+            return self._waiting.wait_for(
+                lambda: len(self._waiters.get(stage, ())) >= count, timeout
+            )
 
     def _set(self, stage: str) -> None:
         """Declare ``stage`` ready and wake its waiters (the caller holds ``_state``)."""

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from damier import Board
+from damier.compiled import Warmup, engine_parts
 from damier.protocols.hub import HubEngine, board_from_hub, hub_move, parse_hub_move
 
 PYD_PATH = Path(os.environ.get("DAMIER_PYDRAUGHTS_PATH", "/tmp/pyd"))
@@ -307,6 +308,32 @@ def test_quit_stops_the_search(warm: None) -> None:
     assert hub.engine.quit
     assert time.perf_counter() - started < 0.5
     assert hub.lines[-1].startswith("done")
+
+
+def test_go_while_the_code_loads_waits_for_it_and_answers_a_searched_move() -> None:
+    """On a new machine the engine's code compiles for a minute: a ``go`` sent meanwhile
+    (here: before any ``init``) waits for it, says why, and its clock starts after, so
+    that the answer is searched rather than the depth-0 move of a search out of time."""
+    warmup = Warmup(engine_parts("international"))
+    gate = warmup.hold("kernel")  # the code "loads" until the gate opens
+    lines: list[str] = []
+    engine = HubEngine(lines.append, warmups=lambda variant: warmup)
+    try:
+        engine.handle("pos pos=" + START)
+        engine.handle("level move-time=0.05")
+        engine.handle("go think")
+        engine.handle("ping")  # the front end still answers
+        assert "pong" in lines
+        assert not any(line.startswith("done") for line in lines)
+        assert not warmup.ready("engine")
+    finally:
+        gate.set()
+    engine.wait()
+    infos = [line for line in lines if line.startswith("info ")]
+    assert infos[0].startswith('info message="waiting for the engine')
+    depths = [int(m.group(1)) for line in infos if (m := re.match(r"info depth=(\d+)", line))]
+    assert depths and min(depths) >= 1
+    assert done_move(lines) in {hub_move(m) for m in Board().legal_moves}
 
 
 # --------------------------------------------------------------------------------------

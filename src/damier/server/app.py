@@ -16,7 +16,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
 
-from damier.game import Game
+from damier.compiled import SERVER_STAGES, WARMUP, Warmup
 from damier.rules import Variant, register_variant
 from damier.rules.variant_file import load_variant_file
 from damier.server.rooms import RedisRooms, Refresh, Rooms, State
@@ -46,6 +46,8 @@ from damier.server.services.matches import advance_matches
 from damier.server.services.table import presence_frame
 from damier.server.settings import Settings, SettingsError
 from damier.server.store.db import Database
+from damier.server.warmup import WaitForKernel
+from damier.server.warmup import router as status_router
 from damier.server.ws import router as ws_router
 
 log = logging.getLogger("damier.server")
@@ -66,17 +68,24 @@ def load_variant_files(directory: Path) -> list[Variant]:
 
 
 def create_app(
-    settings: Settings | None = None, *, now: Callable[[], float] = time.time
+    settings: Settings | None = None,
+    *,
+    now: Callable[[], float] = time.time,
+    warmup: Warmup | None = None,
 ) -> FastAPI:
     """The app for ``settings`` (default: from the environment). ``now`` is the wall clock
-    the game clocks read (tests pass their own)."""
+    the game clocks read (tests pass their own); ``warmup`` makes the compiled code ready
+    (default: the process's, :data:`damier.compiled.WARMUP`; tests hold their own)."""
+    warmup = warmup if warmup is not None else WARMUP
     settings = (settings or Settings()).prepared()
     if settings.variants_dir is not None:
         load_variant_files(settings.variants_dir)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        _warm_up_kernel()
+        # The port opens at once: the kernel, then the engine, are compiled (or loaded) in
+        # a thread; the requests that need them wait (WaitForKernel, ComputerPool).
+        warmup.start(SERVER_STAGES)
         database = Database(settings.url, settings.database_connections)
         if settings.run_migrations:
             await database.migrate()
@@ -85,7 +94,7 @@ def create_app(
             settings=settings,
             database=database,
             rooms=rooms,
-            computer=ComputerPool(settings.engine_workers, settings.engine_seconds),
+            computer=ComputerPool(settings.engine_workers, settings.engine_seconds, warmup),
             now=now,
         )
         await rooms.start(_refresh(services))
@@ -93,14 +102,19 @@ def create_app(
         app.state.analyses = Analyses(
             settings.analysis_workers, settings.analysis_per_player, settings.analysis_seconds
         )
-        ticker = asyncio.create_task(_clock_ticker(services), name="damier-clocks")
-        await resume_computer_games(services=services)
+        ticker = asyncio.create_task(_clock_ticker(services, warmup), name="damier-clocks")
+        resumed = asyncio.create_task(_resume(services, warmup), name="damier-resume")
+        if warmup.ready("kernel"):
+            await resumed
         try:
             yield
         finally:
             ticker.cancel()
+            resumed.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            with contextlib.suppress(asyncio.CancelledError):
+                await resumed
             app.state.analyses.close()
             await services.close()
             await rooms.stop()
@@ -116,6 +130,8 @@ def create_app(
         redoc_url=None,
     )
     app.state.settings = settings
+    app.state.warmup = warmup
+    app.add_middleware(WaitForKernel, warmup=warmup)
     app.add_middleware(BodyLimit, limit=settings.max_body_bytes)
     app.add_middleware(SameOrigin, trusted=frozenset(settings.trusted_origins))
     app.add_middleware(SecurityHeaders)  # the last added is the outermost: on every answer
@@ -144,6 +160,7 @@ def create_app(
             )
         return JSONResponse({"detail": "; ".join(problems) or "invalid request"}, status_code=400)
 
+    app.include_router(status_router)
     app.include_router(variants.router)
     app.include_router(session.router)
     app.include_router(accounts.router)
@@ -170,17 +187,17 @@ def _refresh(services: Services) -> Refresh:
     return Refresh(state, presence)
 
 
-def _warm_up_kernel() -> None:
-    """Load the kernel (compiled by Numba, or read from its cache) before the port opens:
-    the first game of the process would otherwise wait for it, inside the transaction that
-    reads the game (holding SQLite's lock for other processes on the file)."""
-    game = Game("international")
-    game.push(next(iter(game.board.legal_moves)))
+async def _resume(services: Services, warmup: Warmup) -> None:
+    """Let the computer move where it is its turn, once the kernel is ready (the games
+    are read with it, in the event loop's thread)."""
+    await warmup.wait_async("kernel")
+    await resume_computer_games(services=services)
 
 
-async def _clock_ticker(services: Services) -> None:
+async def _clock_ticker(services: Services, warmup: Warmup) -> None:
     """End the games whose flag fell, and move on the matches whose game ended or whose
-    next game is due, every ``clock_tick`` seconds."""
+    next game is due, every ``clock_tick`` seconds (once the kernel is ready)."""
+    await warmup.wait_async("kernel")
     while True:
         await asyncio.sleep(services.settings.clock_tick)
         try:

@@ -2,9 +2,9 @@
 
 The searches are Numba code that releases the GIL, so a pool of a few threads runs them in
 parallel while the event loop keeps serving. On a new machine the engine is compiled in the
-background as the server starts (:mod:`damier.compiled`): a search waits for it in its
-thread, and its time starts when the engine is ready, so that the first moves are searched
-like the others rather than cut short by compilation.
+background as the server starts (:mod:`damier.compiled`): a search waits for it (on the
+event loop, holding no thread) and its time starts when the engine is ready, so that the
+first moves are searched like the others rather than cut short by compilation.
 """
 
 from __future__ import annotations
@@ -43,17 +43,18 @@ class ComputerPool:
 
     async def best_move(self, board: Board, level: int, seconds: float) -> str | None:
         """The notation of the computer's move in ``board`` (a copy the caller gives up)."""
+        await self._warmup.wait_async("engine")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._search, board, level, seconds)
 
     async def analyse(self, board: Board, seconds: float, depth: int) -> Info:
         """The full engine's verdict on ``board`` (a copy the caller gives up): score for
         the side to move, mate distance, principal variation."""
+        await self._warmup.wait_async("engine")
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._analyse, board, seconds, depth)
 
     def _analyse(self, board: Board, seconds: float, depth: int) -> Info:
-        self._warmup.wait("engine")
         with self._lock:
             engine = self._analysts.get(board.variant.name)
             if engine is None:
@@ -70,7 +71,6 @@ class ComputerPool:
             return engine
 
     def _search(self, board: Board, level: int, seconds: float) -> str | None:
-        self._warmup.wait("engine")
         if not board.legal_moves:
             return None
         engine = self._engine(board.variant.name, level)

@@ -1,0 +1,101 @@
+"""The server while its compiled code gets ready (see :mod:`damier.compiled`): the lobby
+answers at once, requests that need the kernel wait for it, and ``GET /api/status`` says
+what is ready.
+
+``damier serve`` opens its port before the kernel and the engine are compiled (a minute on
+a new machine). The rules run in the event loop's thread, so a request that validates a
+move must not reach them before the kernel is ready: it would wait there for Numba, and
+every other request with it. :class:`WaitForKernel` holds such requests at the door instead,
+on an awaitable that the warm-up resolves: the event loop keeps serving the lobby.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from damier.compiled import Warmup
+
+KERNEL_FREE = ("/static/", "/api/status", "/api/variants", "/api/session", "/api/me", "/rules/")
+"""Paths (prefixes) whose requests never run the rules: the lobby's page, files and lists."""
+
+
+def needs_kernel(path: str) -> bool:
+    """Whether a request for ``path`` may run the rules (play, show or create a game).
+
+    >>> needs_kernel("/"), needs_kernel("/api/status"), needs_kernel("/api/games/x/moves")
+    (False, False, True)
+    """
+    return path != "/" and not path.startswith(KERNEL_FREE)
+
+
+class WaitForKernel:
+    """ASGI middleware: a request (or WebSocket) that may run the rules waits until the
+    kernel is ready, without blocking the event loop; the others pass at once."""
+
+    def __init__(self, app: ASGIApp, warmup: Warmup) -> None:
+        self.app = app
+        self.warmup = warmup
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if (
+            scope["type"] in ("http", "websocket")
+            and not self.warmup.ready("kernel")
+            and needs_kernel(scope["path"])
+        ):
+            await self.warmup.wait_async("kernel")
+        await self.app(scope, receive, send)
+
+
+class StatusView(BaseModel):
+    """What the server has ready: the lobby shows ``notice`` while it is not null."""
+
+    kernel: bool
+    """Games between people can be played."""
+    engine: bool
+    """The computer can play and analyse."""
+    done: int
+    """Parts of the compiled code made ready."""
+    total: int
+    """Parts in all."""
+    part: str | None
+    """The part under way."""
+    state: Literal["compiling", "loading", "ready"]
+    """``compiling``: Numba compiles (a new machine: a minute or so); ``loading``: the
+    compiled code is read from the cache (about a second)."""
+    notice: str | None
+    """A sentence for the lobby, while something is not ready."""
+
+
+router = APIRouter(prefix="/api", tags=["status"])
+
+
+@router.get("/status", response_model=StatusView)
+async def status(request: Request) -> StatusView:
+    """What is ready: people's games (the kernel), the computer (the engine)."""
+    warmup: Warmup = request.app.state.warmup
+    now = warmup.status()
+    state: Literal["compiling", "loading", "ready"] = "ready"
+    notice = None
+    if not now.engine:
+        state = "compiling" if now.compiled else "loading"
+        step = f"{now.done} of {now.total} parts ready"
+        if not now.kernel:
+            notice = f"The server is starting: games open in a few seconds ({step})."
+        else:
+            notice = (
+                "The computer is warming up: games between people can be played, games "
+                f"against the computer start when it is ready ({step})."
+            )
+    return StatusView(
+        kernel=now.kernel,
+        engine=now.engine,
+        done=now.done,
+        total=now.total,
+        part=now.part,
+        state=state,
+        notice=notice,
+    )
