@@ -7,6 +7,9 @@ Socket messages from the page: ``{"type": "start", "variant", "fen", "moves", "l
 ``{"type": "ping"}``. The server answers ``started`` (with the position), ``analysis``
 frames as the search deepens (the last with ``done: true``), ``stopped``, ``pong``, or an
 ``error`` frame with the reason; the socket stays open after an error.
+
+Reading or writing a PDN and replaying a line are done in a worker thread, one at a time
+(:data:`PDN_THREADS`), never on the event loop: a large PDN must not hold up the lobby.
 """
 
 from __future__ import annotations
@@ -17,10 +20,11 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from fastapi import APIRouter, WebSocket
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ValidationError
-from starlette.concurrency import run_in_threadpool
 
 from damier.board import Board
 from damier.server.deps import RateLimit
@@ -48,6 +52,13 @@ router = APIRouter(tags=["analysis"])
 MAX_LINES = 5
 """Most engine lines a page may ask for."""
 
+PDN_THREADS = 1
+"""Requests of the analysis board (PDN read or written, a line replayed) worked on at once,
+in threads off the event loop; the others wait their turn. Such work holds Python's lock
+most of the time: each more thread doing it makes the event loop, and so every other
+request of the server, wait longer for the lock."""
+_PDN_THREADS = anyio.CapacityLimiter(PDN_THREADS)
+
 
 @router.post("/api/analysis/position", response_model=PositionView, dependencies=[RateLimit])
 async def analysis_position(request: PositionRequest) -> Response:
@@ -64,7 +75,7 @@ async def read_pdn_tree(request: PdnText) -> Response:
 @router.post("/api/analysis/pdn/export", response_class=PlainTextResponse, dependencies=[RateLimit])
 async def write_pdn_tree(tree: PdnTree) -> Response:
     return PlainTextResponse(
-        await run_in_threadpool(tree_pdn, tree),
+        await anyio.to_thread.run_sync(tree_pdn, tree, limiter=_PDN_THREADS),
         media_type="application/x-chess-pdn",
         headers={"Content-Disposition": 'attachment; filename="damier-analysis.pdn"'},
     )
@@ -77,7 +88,8 @@ async def _json_off_the_loop(work: Callable[[], BaseModel]) -> Response:
     def answer() -> bytes:
         return work().model_dump_json().encode()
 
-    return Response(await run_in_threadpool(answer), media_type="application/json")
+    content = await anyio.to_thread.run_sync(answer, limiter=_PDN_THREADS)
+    return Response(content, media_type="application/json")
 
 
 @router.websocket("/ws/analysis")
@@ -126,8 +138,8 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     await send({"type": "stopped"})
                 elif kind == "start":
                     request, lines = _start_request(data)
-                    game = await run_in_threadpool(
-                        position, request.variant, request.fen, request.moves
+                    game = await anyio.to_thread.run_sync(
+                        position, request.variant, request.fen, request.moves, limiter=_PDN_THREADS
                     )
                     await stop()
                     slot = await analyses.reserve_soon(owner)
