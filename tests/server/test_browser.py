@@ -73,6 +73,8 @@ class Server:
             os.environ,
             DAMIER_ENGINE_SECONDS="0.2",
             DAMIER_SECRET="browser-test-secret-not-for-production",
+            # One server for a module's tests: their many guests all come from 127.0.0.1.
+            DAMIER_GUEST_CAPACITY="1000",
         )
         log_path = self.directory / "server.log"
         with log_path.open("a") as log:
