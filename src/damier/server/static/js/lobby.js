@@ -460,4 +460,32 @@ async function setup() {
   });
 }
 
+// The first start of a server on a machine compiles its code for a minute: games between
+// people open within seconds, the computer later. Meanwhile a notice says so (GET
+// /api/status), and goes once everything is ready.
+const STATUS_MS = 2000;
+
+async function showWarmUp() {
+  let box = null;
+  for (;;) {
+    let status;
+    try {
+      status = await getJSON("/api/status");
+    } catch {
+      return; // an older server, or none: no notice
+    }
+    if (!status.notice) {
+      if (box) box.remove();
+      return;
+    }
+    if (!box) {
+      box = h("p", { class: "notice", role: "status", "data-warmup": "" });
+      errorBox.after(box);
+    }
+    box.textContent = status.notice;
+    await new Promise((resolve) => setTimeout(resolve, STATUS_MS));
+  }
+}
+
+showWarmUp();
 setup().catch(fail);
