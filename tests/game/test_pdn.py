@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 from damier import Board
 from damier.cli import main
 from damier.game import Game, Result
-from damier.notation.pdn import Node, PdnError, PdnGame, dump_pdn, read_pdn, write_pdn
+from damier.notation.pdn import (
+    MAX_DEPTH,
+    MAX_TAG_NAME,
+    Node,
+    PdnError,
+    PdnGame,
+    dump_pdn,
+    read_pdn,
+    write_pdn,
+)
 
 DATA = Path(__file__).parent / "data"
 
@@ -244,6 +253,71 @@ def test_error_positions(text: str, line: int, column: int, words: str) -> None:
     assert (errors[0].line, errors[0].column) == (line, column)
     assert words in errors[0].message
     assert str(errors[0]).startswith(f"line {line}, column {column}: ")
+
+
+# -- limits -------------------------------------------------------------------------------
+
+
+def nested(depth: int, after: str = "") -> str:
+    """A game whose first move has a variation, which has one, ... ``depth`` deep."""
+    return "1. 32-28 " + "(1. 33-28 " * depth + ")" * depth + f" 19-23 *{after}"
+
+
+def depth_of(nodes: list[Node]) -> int:
+    """How deep the variations of a line nest (without calls within calls)."""
+    deepest, lines = 0, [(nodes, 0)]
+    while lines:
+        line, depth = lines.pop()
+        deepest = max(deepest, depth)
+        lines += [(variation, depth + 1) for node in line for variation in node.variations]
+    return deepest
+
+
+def test_variations_nest_at_most_max_depth() -> None:
+    [game] = read_pdn(nested(MAX_DEPTH))
+    assert not game.errors and depth_of(game.moves) == MAX_DEPTH
+    games = read_pdn(nested(MAX_DEPTH + 1, after=' [Event "next"] 1. 31-27 *'))
+    [error] = games[0].errors
+    column = len("1. 32-28 ") + MAX_DEPTH * len("(1. 33-28 ") + 1
+    assert (error.line, error.column) == (1, column)
+    assert error.message == f"variations nest at most {MAX_DEPTH} deep"
+    assert depth_of(games[0].moves) == MAX_DEPTH  # the deeper one is skipped
+    assert texts(games[0].moves) == ["32-28", "19-23"]  # and the line goes on after it
+    assert games[1].tags == {"Event": "next"} and not games[1].errors
+    # Far deeper: one error, no deep calls; a result inside the skipped part ends the game.
+    [deep] = read_pdn(nested(100_000))
+    assert [e.message for e in deep.errors] == [f"variations nest at most {MAX_DEPTH} deep"]
+    cut = read_pdn("1. 32-28 " + "(1. 33-28 " * 70 + '* [Event "after"] 1. 31-27 *')
+    assert [g.result for g in cut] == ["*", "*"] and cut[1].tags == {"Event": "after"}
+    assert read_pdn(nested(3), max_depth=2)[0].errors
+
+
+def test_tag_names_and_values_cannot_change_what_the_text_says() -> None:
+    for name in ('X "a"]\n[Result "2-0"]\n[Y', "1st", "_x", "A" * (MAX_TAG_NAME + 1), ""):
+        with pytest.raises(ValueError, match="tag name"):
+            dump_pdn(PdnGame(tags={name: "v"}))
+    with pytest.raises(ValueError, match="not a PDN result"):
+        dump_pdn(PdnGame(result='*\n[Result "2-0"]'))
+    record = PdnGame(
+        tags={"Event": 'one\n[Result "2-0"]', "A" * MAX_TAG_NAME: "x\r\ny"},
+        moves=[Node("32-28", 0, 0, comments=['a} [Result "2-0"] {b', "{kept} {"])],
+        comment="}{",
+    )
+    [again] = read_pdn(dump_pdn(record))
+    assert not again.errors
+    assert again.tags == {
+        "Event": 'one [Result "2-0"]',
+        "A" * MAX_TAG_NAME: "x  y",
+        "Result": "*",
+    }
+    assert again.moves[0].comments == ['a [Result "2-0"] b', "{kept}"]
+    assert again.comment == ""
+    # A file's tag of a name PDN does not allow is an error of its game.
+    [read] = read_pdn('[1st "x"]\n[Event "e"]\n1. 32-28 *')
+    assert [(e.line, e.message) for e in read.errors] == [
+        (1, "tag name '1st' must be letters, digits and underscores, starting with a letter")
+    ]
+    assert read.tags == {"Event": "e"}
 
 
 # -- round trips --------------------------------------------------------------------------
