@@ -15,6 +15,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from damier.compiled import SERVER_STAGES, WARMUP, Warmup
 from damier.rules import Variant, register_variant
@@ -45,7 +46,7 @@ from damier.server.services.games import (
 from damier.server.services.matches import advance_matches
 from damier.server.services.table import presence_frame
 from damier.server.settings import Settings, SettingsError
-from damier.server.store.db import Database
+from damier.server.store.db import Database, unavailable
 from damier.server.warmup import WaitForKernel
 from damier.server.warmup import router as status_router
 from damier.server.ws import router as ws_router
@@ -140,15 +141,17 @@ def create_app(
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
         return JSONResponse({"detail": error.detail}, status_code=error.status_code)
 
-    @app.exception_handler(DBAPIError)
-    async def lost_database(request: Request, error: DBAPIError) -> JSONResponse:
-        """The database connection was lost (a restart of the database server: the pool
-        does not ping, see ``store.db``): nothing was written, the pool is renewed, and
-        the request may be sent again."""
-        if not error.connection_invalidated:
+    async def database_away(request: Request, error: Exception) -> JSONResponse:
+        """The database could not be reached or lost the connection (stopped, restarting:
+        the pool does not ping, see ``store.db``): nothing was written, the pool is renewed,
+        and the request may be sent again (503). Any other error stays a bug (500)."""
+        detail = unavailable(error)
+        if detail is None:
             raise error
-        detail = "the database connection was lost: nothing was changed, try again"
         return JSONResponse({"detail": detail}, status_code=503)
+
+    for failure in (DBAPIError, PoolTimeout, OSError):
+        app.add_exception_handler(failure, database_away)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, error: RequestValidationError) -> JSONResponse:

@@ -1,7 +1,8 @@
 """``/ws/games/{id}``: a thin WebSocket route; the game service does the work.
 
 Every refused message (too large, not JSON, unknown type, from a spectator, illegal) gets an
-error frame and changes nothing; the connection stays open.
+error frame and changes nothing; the connection stays open. So does a message that finds the
+database away (stopped, restarting): its error frame says to try again.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from damier.server.services import games, table
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, RateLimited, ServiceError
 from damier.server.services.players import session_player
+from damier.server.store.db import unavailable
 
 router = APIRouter(tags=["websocket"])
 
@@ -48,6 +50,11 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             state = await games.game_snapshot(services=services, game_id=game_id)
         except ServiceError:
             await websocket.close(code=4404, reason="no such game")
+            return
+        except Exception as error:
+            if unavailable(error) is None:
+                raise
+            await websocket.close(code=1013, reason="the database is unavailable: try again")
             return
         await websocket.accept()
         accepted = True
@@ -87,6 +94,11 @@ async def _receive_frames(
             )
         except ServiceError as error:
             reply = _error(error.detail)
+        except Exception as error:  # the database is away: said, and the socket stays
+            detail = unavailable(error)
+            if detail is None:
+                raise
+            reply = _error(detail)
         if reply is not None:
             connection.send(reply)
 

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, bindparam, event, select, text
+from sqlalchemy import Connection, bindparam, event, exc, select, text
 from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
-from sqlalchemy.engine import Compiled, make_url
+from sqlalchemy.engine import Compiled, Dialect, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -30,6 +30,43 @@ LOCK = 0x64616D696572
 NAMED = sqlite_dialect(paramstyle="named")
 """SQLite's dialect with ``:name`` parameters, which the driver takes from a dictionary."""
 GAMES, MOVES = Base.metadata.tables["games"], Base.metadata.tables["moves"]
+LOST = "the database connection was lost: nothing was changed, try again"
+UNAVAILABLE = "the database is unavailable: nothing was changed, try again"
+_AWAY_STATES = ("08", "53", "57")
+"""SQLSTATE classes of a server away: connection exception, insufficient resources (too
+many connections), operator intervention (shut down, starting up)."""
+_DRIVERS = ("asyncpg", "sqlalchemy", "aiosqlite", "damier.server.store")
+
+
+def unavailable(error: BaseException) -> str | None:
+    """What to tell a client when ``error`` says the database could not be reached or lost
+    the connection (stopped, restarting, too busy, timed out), rather than refused a
+    statement; None for any other error (a bug, a constraint). Nothing was changed, and the
+    request may be sent again (a move carries its ply: it is never applied twice)."""
+    if isinstance(error, exc.TimeoutError):  # no pooled connection came free
+        return UNAVAILABLE
+    if isinstance(error, exc.DBAPIError):
+        if error.connection_invalidated:
+            return LOST
+        if isinstance(error, exc.OperationalError | exc.InterfaceError):
+            return UNAVAILABLE
+    cause = error.orig if isinstance(error, exc.DBAPIError) else error
+    state = getattr(cause, "sqlstate", None)
+    if isinstance(state, str) and state.startswith(_AWAY_STATES):
+        return UNAVAILABLE
+    if isinstance(cause, OSError):
+        # A socket's error (refused, reset, timed out) met in the database's code.
+        modules = (tb.tb_frame.f_globals.get("__name__", "") for tb in _frames(cause))
+        if any(str(module).startswith(_DRIVERS) for module in modules):
+            return UNAVAILABLE
+    return None
+
+
+def _frames(error: BaseException) -> Iterator[Any]:
+    tb = error.__traceback__
+    while tb is not None:
+        yield tb
+        tb = tb.tb_next
 
 
 def _move_statements(columns: tuple[str, ...], sqlite: bool) -> list[UpdateBase]:
@@ -82,6 +119,20 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def _refused_connects(engine: AsyncEngine) -> None:
+    """A connection that cannot be opened (the server is stopped, shutting down, starting
+    up, full) raises the driver's OperationalError, which SQLAlchemy wraps as every database
+    error: asyncpg's own errors (and the socket's) otherwise reached the request bare."""
+    import asyncpg  # type: ignore[import-untyped]
+
+    @event.listens_for(engine.sync_engine, "do_connect")
+    def connect(dialect: Dialect, _record: Any, arguments: Any, keywords: Any) -> Any:
+        try:
+            return dialect.connect(*arguments, **keywords)
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise dialect.loaded_dbapi.OperationalError(f"cannot connect: {error}") from error
+
+
 class Database:
     """The engine and session factory of one URL."""
 
@@ -113,6 +164,8 @@ class Database:
         self.engine = create_async_engine(url, **options)
         if self.sqlite:
             _sqlite_pragmas(self.engine)
+        else:
+            _refused_connects(self.engine)
         self.sessions = async_sessionmaker(self.engine, expire_on_commit=False)
         self._compiled: dict[tuple[str, ...], list[Compiled]] = {}
 
@@ -166,14 +219,19 @@ class Database:
                 arguments = [parameters[name] for name in statement.positiontup or ()]
                 try:
                     status = await driver.execute(statement.string, *arguments)
-                except Exception:
-                    if attempt == 2 or not driver.is_closed():
-                        raise
-                    # The server went away (a restart): every kept connection is presumed
-                    # dead, not only this one; the pool does not ping them at checkout.
-                    await connection.invalidate()
-                    await self.engine.dispose()
-                    continue
+                except Exception as error:
+                    lost = driver.is_closed()
+                    if lost and attempt == 1:
+                        # The server went away (a restart): every kept connection is presumed
+                        # dead, not only this one; the pool does not ping them at checkout.
+                        await connection.invalidate()
+                        await self.engine.dispose()
+                        continue
+                    if lost or unavailable(error):  # as SQLAlchemy's own statements say it
+                        raise exc.OperationalError(
+                            statement.string, None, error, connection_invalidated=lost
+                        ) from error
+                    raise
                 return bool(status.endswith(" 1"))
             finally:
                 await connection.close()
