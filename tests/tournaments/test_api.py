@@ -345,3 +345,70 @@ def test_a_swiss_takes_late_entries_and_withdrawals(make_app: AppFactory) -> Non
         line = {s["id"]: s for s in tournament["standings"]}
         assert line[bob]["withdrawn"] and line[bob]["games"] == 2
         assert line[eve]["games"] == 1
+
+
+def boards_of(tournament: dict[str, Any], number: int) -> list[dict[str, Any]]:
+    boards: list[dict[str, Any]] = tournament["pairings"][number - 1]["boards"]
+    return boards
+
+
+def win_for(players: dict[str, TestClient], board: dict[str, Any], winner: str) -> None:
+    """Play the board's game to a win of ``winner`` (a player id)."""
+    outcome = "white" if board["white"]["id"] == winner else "black"
+    play(players, board["games"][0]["game"], outcome)
+
+
+def test_an_arena_pairs_free_players_at_once_and_doubles_on_fire(make_app: AppFactory) -> None:
+    clock = FakeTime()
+    with TestClient(make_app(now=clock)) as host:
+        organiser(host)
+        refused = host.post(
+            "/api/tournaments",
+            json={"name": "a", "variant": "russian", "clock": "3+2", "system": "arena"},
+        )
+        assert refused.status_code == 400 and "minutes" in refused.json()["detail"]
+        created = create(host, system="arena", minutes=10)
+        tid = created["id"]
+        assert created["ends_at"] == created["starts_at"] + 600
+        players = enter(host, tid, ["Ana", "Bob", "Cid", "Dan"])
+        clock.advance(61)
+        tournament = state(host, tid)
+        assert tournament["status"] == "playing" and len(boards_of(tournament, 1)) == 2
+        first, second = boards_of(tournament, 1)
+        hero, foe = first["white"]["id"], first["black"]["id"]
+        for number in (1, 2, 3):  # the first pair is paired again each time it is free
+            board = next(
+                b
+                for b in boards_of(tournament, number)
+                if hero in (b["white"]["id"], b["black"]["id"])
+            )
+            win_for(players, board, hero)
+            tournament = wait_round(host, tid, number)
+            assert {board["white"]["id"], board["black"]["id"]} == {hero, foe}
+        line = {s["id"]: s for s in tournament["standings"]}
+        assert line[hero]["score"] == 2 + 2 + 4 and line[hero]["fire"]
+        assert (line[hero]["wins"], line[hero]["losses"]) == (3, 0)
+        assert line[foe]["score"] == 0 and not line[foe]["fire"]
+        # The other pair draws: both are free, and paired at once with each other.
+        play(players, second["games"][0]["game"], "draw")
+        tournament = wait_round(host, tid, 4)
+        fifth = boards_of(tournament, 5)
+        assert len(fifth) == 1
+        assert {fifth[0]["white"]["id"], fifth[0]["black"]["id"]} == {
+            second["white"]["id"],
+            second["black"]["id"],
+        }
+        # The time is up: no game starts any more; those being played end (here on time,
+        # nobody moving) and count.
+        clock.advance(600)
+        deadline = time.monotonic() + 30
+        while tournament["status"] != "finished":
+            assert time.monotonic() < deadline, tournament
+            time.sleep(0.05)
+            tournament = state(host, tid)
+        assert len(tournament["pairings"]) == 5
+        assert tournament["standings"][0]["id"] == hero
+        assert tournament["crosstable"] == [] and tournament["tie_breaks"] == []
+        late = another(host)
+        sign_in(late, "Zoe")
+        assert late.post(f"/api/tournaments/{tid}/join").status_code == 409

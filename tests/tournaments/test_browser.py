@@ -95,3 +95,23 @@ def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  #
     expect(org.locator("#t-cross tbody tr").first).to_contain_text("1")
     expect(org.locator("#pairings details").first).to_contain_text("0-1")  # Ana had White
     expect(org.locator("#t-pdn")).to_have_attribute("href", f"/api/tournaments/{created['id']}/pdn")
+
+
+def test_an_arena_from_the_lobby_form(people: Contexts) -> None:  # noqa: F811
+    org = people.page()
+    register(org, "Arena Orga")
+    org.reload()
+    org.click("#tournaments-title ~ details summary")
+    expect(org.locator("#t-minutes")).to_be_hidden()
+    org.select_option("#t-system", "arena")
+    expect(org.locator("#t-rounds")).to_be_hidden()
+    expect(org.locator("#t-games")).to_be_hidden()
+    org.fill("#t-minutes", "45")
+    org.fill("#t-title", "Night arena")
+    org.click("#tournament-create-button")
+    org.wait_for_url(re.compile(r"/tournaments/[^/]+$"))
+    expect(org.locator("#t-name")).to_have_text("Night arena")
+    expect(org.locator("#content")).to_contain_text("Arena of 45 minutes")
+    expect(org.locator("#t-countdown")).to_be_visible()
+    org.goto("/")
+    expect(org.locator("#tournament-list")).to_contain_text("Arena 45 min")

@@ -10,8 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from damier.server.services.tournaments.pairing import (
+    ArenaPlayer,
     Pairing,
     SwissPlayer,
+    arena_pairs,
     berger_rounds,
     swiss_round,
 )
@@ -19,6 +21,7 @@ from damier.server.services.tournaments.standings import (
     ROUND_ROBIN_TIES,
     SWISS_TIES,
     Result,
+    arena_points,
     crosstable,
     standings,
 )
@@ -167,3 +170,25 @@ def test_a_bye_scores_but_adds_no_opponent() -> None:
     assert table["c"].score == 1 and table["c"].games == 0
     assert table["c"].ties["buchholz"] == 0 and table["b"].ties["buchholz"] == 0
     assert table["b"].rank == table["c"].rank == 1
+
+
+def test_arena_points_double_on_fire() -> None:
+    assert arena_points([1, 1, 1, 1, 0.5, 1]) == ([2, 2, 4, 4, 2, 2], False)
+    assert arena_points([0, 0.5, 1, 1]) == ([0, 1, 2, 2], True)
+    assert arena_points([]) == ([], False)
+
+
+def test_arena_pairs_by_points_and_not_the_last_opponent_again() -> None:
+    waiting = [
+        ArenaPlayer("a", 10, last_opponent="b"),
+        ArenaPlayer("b", 10, last_opponent="a"),
+        ArenaPlayer("c", 9),
+        ArenaPlayer("d", 0),
+        ArenaPlayer("e", 1),
+    ]
+    pairs = {frozenset((p.white, p.black)) for p in arena_pairs(waiting)}
+    assert len(pairs) == 2 and frozenset(("a", "b")) not in pairs
+    assert frozenset(("d", "e")) in pairs  # the lowest two meet; one of a, b, c waits
+    alone = [ArenaPlayer("a", 3, last_opponent="b"), ArenaPlayer("b", 0, last_opponent="a")]
+    # Nobody else is waiting: they meet again; equal colours so far, the higher score has White.
+    assert arena_pairs(alone) == [Pairing("a", "b")]

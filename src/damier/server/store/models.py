@@ -253,7 +253,7 @@ class TournamentRow(Base):
     variant: Mapped[str] = mapped_column(String(64))
     clock_control: Mapped[str] = mapped_column(String(32))
     system: Mapped[str] = mapped_column(String(16))
-    """``round-robin`` or ``swiss``."""
+    """``round-robin``, ``swiss`` or ``arena``."""
     cycles: Mapped[int] = mapped_column(Integer, default=1)
     """A round robin's cycles: 1 single, 2 double (colours reversed)."""
     rounds: Mapped[int] = mapped_column(Integer)
@@ -263,8 +263,11 @@ class TournamentRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     """``coming``, ``playing`` or ``finished``."""
     starts_at: Mapped[float] = mapped_column(Float, index=True)
+    ends_at: Mapped[float | None] = mapped_column(Float)
+    """When an arena ends (no game starts after it); None for the other systems."""
     round: Mapped[int] = mapped_column(Integer, default=0)
-    """The round being played, from 1 (0 before the start)."""
+    """The round being played, from 1 (0 before the start); an arena's rounds are the
+    batches of games it started at once."""
     creator_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
     password_hash: Mapped[str | None] = mapped_column(String(255))
     """Set when joining needs a password (a salted hash, never sent to a client)."""

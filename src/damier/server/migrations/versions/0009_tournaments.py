@@ -30,6 +30,7 @@ def upgrade() -> None:
         sa.Column("legs", sa.Integer(), nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("starts_at", sa.Float(), nullable=False),
+        sa.Column("ends_at", sa.Float(), nullable=True),
         sa.Column("round", sa.Integer(), nullable=False),
         sa.Column("creator_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
         sa.Column("password_hash", sa.String(255), nullable=True),

@@ -267,3 +267,46 @@ def _colours(a: SwissPlayer, b: SwissPlayer, rank: Mapping[str, int]) -> Pairing
     a_first = (strength_a, -rank[a.id]) > (strength_b, -rank[b.id])
     winner, other = (a, b) if a_first else (b, a)
     return Pairing(winner.id, other.id) if colour_a == 0 else Pairing(other.id, winner.id)
+
+
+# -- arena ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArenaPlayer:
+    """A player of an arena waiting for a game."""
+
+    id: str
+    score: float
+    last_opponent: str | None = None
+    balance: int = 0
+    """Whites minus Blacks so far."""
+
+
+def arena_pairs(waiting: Sequence[ArenaPlayer]) -> list[Pairing]:
+    """Pair the players waiting in an arena at once: as many as can be (one may be left to
+    wait for the next), each with a score as close as possible to his own, never against
+    his last opponent when someone else is there; the one with fewer Whites has White.
+
+    >>> [(p.white, p.black) for p in arena_pairs([ArenaPlayer("a", 8), ArenaPlayer("b", 0),
+    ...     ArenaPlayer("c", 7, balance=1), ArenaPlayer("d", 1)])]
+    [('a', 'c'), ('d', 'b')]
+    """
+    if len({p.id for p in waiting}) != len(waiting):
+        raise ValueError("a player appears twice")
+    graph = nx.Graph()
+    edges = []
+    for i, a in enumerate(waiting):
+        for b in waiting[i + 1 :]:
+            difference = round(2 * abs(a.score - b.score))
+            again = a.last_opponent == b.id or b.last_opponent == a.id
+            edges.append((a.id, b.id, difference * difference + (10**6 if again else 0)))
+    top = max((cost for _, _, cost in edges), default=0)
+    graph.add_weighted_edges_from((a, b, top + 1 - cost) for a, b, cost in edges)
+    by_id = {p.id: p for p in waiting}
+    pairs = []
+    for a, b in nx.max_weight_matching(graph, maxcardinality=True):
+        first, second = sorted((by_id[a], by_id[b]), key=lambda p: (p.balance, -p.score, p.id))
+        pairs.append(Pairing(first.id, second.id))
+    pairs.sort(key=lambda p: -max(by_id[p.white].score, by_id[p.black or ""].score))
+    return pairs

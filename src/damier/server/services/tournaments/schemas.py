@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-System = Literal["round-robin", "swiss"]
+System = Literal["round-robin", "swiss", "arena"]
 Status = Literal["coming", "playing", "finished"]
 
 
@@ -21,7 +21,9 @@ class NewTournament(BaseModel):
     cycles: int = Field(default=1, ge=1, le=2)
     """A round robin's cycles: 2 for a double round robin."""
     games: int = Field(default=1, ge=1, le=2)
-    """Games per pairing: 1, or 2 with the colours swapped."""
+    """Games per pairing: 1, or 2 with the colours swapped (not in an arena)."""
+    minutes: int | None = Field(default=None, ge=5, le=720)
+    """An arena's length (required there)."""
     starts_in: float | None = Field(default=None, ge=0, le=30 * 86400)
     """Seconds from now to the start (or ``starts_at``); default five minutes."""
     starts_at: float | None = None
@@ -55,6 +57,8 @@ class StandingView(BaseModel):
     losses: int
     ties: dict[str, float]
     withdrawn: bool
+    fire: bool = False
+    """In an arena: two wins in a row, so the next game counts double."""
 
 
 class GameLink(BaseModel):
@@ -112,6 +116,8 @@ class TournamentSummary(BaseModel):
     games: int
     status: Status
     starts_at: float
+    ends_at: float | None
+    """When an arena ends."""
     round: int
     players: int
     creator: str

@@ -30,8 +30,10 @@ from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFo
 from damier.server.services.players import new_id
 from damier.server.services.ratings import ABORTED
 from damier.server.services.tournaments.pairing import (
+    ArenaPlayer,
     Pairing,
     SwissPlayer,
+    arena_pairs,
     berger_rounds,
     swiss_round,
 )
@@ -50,12 +52,14 @@ from damier.server.services.tournaments.schemas import (
     YouView,
 )
 from damier.server.services.tournaments.standings import (
+    ARENA_TIES,
     ROUND_ROBIN_TIES,
     SWISS_TIES,
     TIE_BREAK_NAMES,
     Result,
     Standing,
     TieBreak,
+    arena_points,
     crosstable,
     standings,
 )
@@ -105,6 +109,8 @@ def _password_ok(stored: str, password: str | None) -> bool:
 
 
 def tie_breaks(row: TournamentRow) -> tuple[TieBreak, ...]:
+    if row.system == "arena":
+        return ARENA_TIES
     return ROUND_ROBIN_TIES if row.system == "round-robin" else SWISS_TIES
 
 
@@ -114,12 +120,53 @@ def _active(row: TournamentRow) -> list[TournamentPlayerRow]:
 
 def _results(row: TournamentRow) -> list[Result]:
     """Every scored game, bye and default of the tournament, for the standings (a game's
-    points are stored for the pairing's first and second player, whatever the colours)."""
-    return [
-        Result(g.round, g.white_id, g.black_id, g.white_points, g.black_points, g.kind == "game")
-        for g in row.games
-        if g.white_points is not None and g.black_points is not None
-    ]
+    points are stored for the pairing's first and second player, whatever the colours);
+    an arena's games count their arena points (:func:`_arena_results`)."""
+    if row.system == "arena":
+        return _arena_results(row)[0]
+    return _plain_results(row)
+
+
+def _plain_results(row: TournamentRow) -> list[Result]:
+    """The scored games with their points as played (1, ½, 0)."""
+    results = []
+    for g in _scored(row):
+        assert g.white_points is not None and g.black_points is not None
+        kind = g.kind == "game"
+        results.append(
+            Result(g.round, g.white_id, g.black_id, g.white_points, g.black_points, kind)
+        )
+    return results
+
+
+def _scored(row: TournamentRow) -> list[TournamentGameRow]:
+    return [g for g in row.games if g.white_points is not None and g.black_points is not None]
+
+
+def _arena_results(row: TournamentRow) -> tuple[list[Result], set[str]]:
+    """An arena's games with their arena points (2 a win, 1 a draw, double on fire), in
+    the order played, and the players on fire now."""
+    scored = _scored(row)
+    sheets: dict[str, list[float]] = {}
+    for game in scored:  # each player's results in the order played
+        assert game.white_points is not None and game.black_points is not None
+        sheets.setdefault(game.white_id, []).append(game.white_points)
+        if game.black_id is not None:
+            sheets.setdefault(game.black_id, []).append(game.black_points)
+    counted = {player: arena_points(sheet) for player, sheet in sheets.items()}
+    taken = dict.fromkeys(sheets, 0)
+    results = []
+    for game in scored:
+        points = []
+        for player in (game.white_id, game.black_id):
+            if player is None:
+                points.append(0.0)
+                continue
+            points.append(float(counted[player][0][taken[player]]))
+            taken[player] += 1
+        white, black = points
+        results.append(Result(game.round, game.white_id, game.black_id, white, black))
+    return results, {player for player, (_, fire) in counted.items() if fire}
 
 
 def _pair_round(row: TournamentRow, number: int) -> list[Pairing]:
@@ -197,6 +244,8 @@ async def _start(session: AsyncSession, row: TournamentRow, now: float) -> None:
         entry.seed = seed
     row.players.sort(key=lambda entry: entry.seed)
     row.status = "playing"
+    if row.system == "arena":
+        return  # the players are paired as they come (:func:`_settle_arena`)
     if len(active) < 2:
         row.status, row.finished = "finished", now
         return
@@ -251,26 +300,13 @@ async def _settle(
             return started
         await _start(session, row, now)
     entries = {entry.player_id: entry for entry in row.players}
+    if row.system == "arena":
+        if row.status == "playing":
+            await _settle_arena(services, session, row, entries, now, started)
+        return started
     while row.status == "playing":
         current = [g for g in row.games if g.round == row.round]
-        for slot in current:
-            if slot.kind != "game" or slot.game_id is None or slot.white_points is not None:
-                continue
-            played = await session.get(GameRow, slot.game_id)
-            if played is None or played.status != "finished":
-                continue
-            white, black, forfeit = _score(played)
-            seated: tuple[str | None, ...] = (slot.white_id, slot.black_id)
-            if slot.leg == 1:  # the colours were swapped
-                white, black, seated = black, white, seated[::-1]
-            slot.white_points, slot.black_points = white, black
-            if forfeit is not None:
-                late = seated[forfeit]
-                entry = entries.get(late or "")
-                if entry is not None:
-                    entry.forfeits += 1
-                    if entry.forfeits >= FORFEITS_TO_WITHDRAW and entry.withdrawn is None:
-                        entry.withdrawn = now
+        await _score_games(session, current, entries, now)
         for slot in current:
             if slot.kind != "game" or slot.game_id is not None:
                 continue
@@ -286,6 +322,101 @@ async def _settle(
             break
         _store_round(row, row.round + 1)
     return started
+
+
+async def _score_games(
+    session: AsyncSession,
+    slots: list[TournamentGameRow],
+    entries: dict[str, TournamentPlayerRow],
+    now: float,
+) -> None:
+    """Score the games of ``slots`` that have ended; count the forfeits (a player who
+    lost two games without a move is withdrawn)."""
+    for slot in slots:
+        if slot.kind != "game" or slot.game_id is None or slot.white_points is not None:
+            continue
+        played = await session.get(GameRow, slot.game_id)
+        if played is None or played.status != "finished":
+            continue
+        white, black, forfeit = _score(played)
+        seated: tuple[str | None, ...] = (slot.white_id, slot.black_id)
+        if slot.leg == 1:  # the colours were swapped
+            white, black, seated = black, white, seated[::-1]
+        slot.white_points, slot.black_points = white, black
+        if forfeit is not None:
+            entry = entries.get(seated[forfeit] or "")
+            if entry is not None:
+                entry.forfeits += 1
+                if entry.forfeits >= FORFEITS_TO_WITHDRAW and entry.withdrawn is None:
+                    entry.withdrawn = now
+
+
+def _busy(row: TournamentRow) -> set[str]:
+    """The players of the games not scored yet."""
+    busy = set()
+    for slot in row.games:
+        if slot.white_points is None:
+            busy.add(slot.white_id)
+            if slot.black_id is not None:
+                busy.add(slot.black_id)
+    return busy
+
+
+async def _settle_arena(
+    services: Services,
+    session: AsyncSession,
+    row: TournamentRow,
+    entries: dict[str, TournamentPlayerRow],
+    now: float,
+    started: list[tuple[GameRow, Game]],
+) -> None:
+    """An arena: score the games ended; until the end, pair at once every player who is
+    free (by points); after it, end once the last game is over."""
+    await _score_games(session, [g for g in row.games if g.white_points is None], entries, now)
+    ends_at = row.ends_at if row.ends_at is not None else row.starts_at
+    busy = _busy(row)
+    if now >= ends_at:
+        if not busy:
+            row.status, row.finished = "finished", now
+        return
+    free = [entry for entry in _active(row) if entry.player_id not in busy]
+    if len(free) < 2:
+        return
+    scores: dict[str, float] = {}
+    for result in _results(row):
+        scores[result.white] = scores.get(result.white, 0.0) + result.white_points
+        if result.black is not None:
+            scores[result.black] = scores.get(result.black, 0.0) + result.black_points
+    last: dict[str, str] = {}
+    balance: dict[str, int] = {}
+    for slot in row.games:
+        if slot.black_id is None:
+            continue
+        last[slot.white_id], last[slot.black_id] = slot.black_id, slot.white_id
+        balance[slot.white_id] = balance.get(slot.white_id, 0) + 1
+        balance[slot.black_id] = balance.get(slot.black_id, 0) - 1
+    waiting = [
+        ArenaPlayer(
+            e.player_id,
+            scores.get(e.player_id, 0.0),
+            last.get(e.player_id),
+            balance.get(e.player_id, 0),
+        )
+        for e in free
+    ]
+    number = row.round + 1
+    for board, pairing in enumerate(arena_pairs(waiting), start=1):
+        slot = TournamentGameRow(
+            round=number,
+            board=board,
+            leg=0,
+            kind="game",
+            white_id=pairing.white,
+            black_id=pairing.black,
+        )
+        row.games.append(slot)
+        started.append(await _start_game(services, session, row, slot, entries, now))
+    row.round = number
 
 
 async def _start_game(
@@ -361,15 +492,25 @@ async def _due(session: AsyncSession, row: TournamentRow, now: float) -> bool:
         return row.starts_at <= now
     if row.status != "playing":
         return False
+    arena = row.system == "arena"
     waiting = [
         g.game_id
         for g in row.games
-        if g.round == row.round and g.white_points is None and g.game_id is not None
+        if (arena or g.round == row.round) and g.white_points is None and g.game_id is not None
     ]
     if not waiting:
-        return True
+        if not arena:
+            return True
+        ends_at = row.ends_at if row.ends_at is not None else row.starts_at
+        return now >= ends_at or len(_active(row)) >= 2
     query = select(GameRow.id).where(GameRow.id.in_(waiting), GameRow.status == "finished")
-    return (await session.scalars(query)).first() is not None
+    if (await session.scalars(query)).first() is not None:
+        return True
+    if arena:  # players free while others play, or the end has come
+        ends_at = row.ends_at if row.ends_at is not None else row.starts_at
+        free = len([e for e in _active(row) if e.player_id not in _busy(row)])
+        return now < ends_at and free >= 2
+    return False
 
 
 # -- views -----------------------------------------------------------------------------
@@ -396,6 +537,7 @@ def _summary(row: TournamentRow, table: list[Standing] | None = None) -> Tournam
         games=row.legs,
         status=row.status,  # type: ignore[arg-type]
         starts_at=row.starts_at,
+        ends_at=row.ends_at,
         round=row.round,
         players=len(_active(row)),
         creator=row.creator.name,
@@ -420,6 +562,14 @@ async def _view(
         query = select(GameRow).where(GameRow.id.in_(ids))
         played = {game.id: game for game in (await session.scalars(query)).unique().all()}
     table = _table(row) if row.round > 0 else []
+    fire: set[str] = set()
+    if row.system == "arena":  # wins, draws and losses from the games, not the points
+        fire = _arena_results(row)[1]
+        raw = standings([e.player_id for e in row.players], _plain_results(row), ())
+        record = {line.player: line for line in raw}
+        for line in table:
+            plain = record[line.player]
+            line.wins, line.draws, line.losses = plain.wins, plain.draws, plain.losses
     standings_view = [
         StandingView(
             rank=line.rank,
@@ -432,6 +582,7 @@ async def _view(
             losses=line.losses,
             ties=line.ties,
             withdrawn=line.player in withdrawn,
+            fire=line.player in fire,
         )
         for line in table
     ]
@@ -481,7 +632,7 @@ async def _view(
             )
         pairings.append(RoundView(number=number, boards=views))
     cross = crosstable(_results(row))
-    order = [line.player for line in table]
+    order = [line.player for line in table] if row.system != "arena" else []
     cross_rows = [
         CrossRow(
             id=player,
@@ -557,6 +708,8 @@ async def create_tournament(
         raise BadRequest("a tournament needs a clock: a player who leaves loses on time")
     if body.system == "swiss" and body.rounds is None:
         raise BadRequest("a Swiss tournament needs its number of rounds")
+    if body.system == "arena" and body.minutes is None:
+        raise BadRequest("an arena needs its length in minutes")
     now = services.now()
     if body.starts_at is not None:
         starts_at = body.starts_at
@@ -582,9 +735,12 @@ async def create_tournament(
             system=body.system,
             cycles=body.cycles if body.system == "round-robin" else 1,
             rounds=body.rounds if body.system == "swiss" and body.rounds else 0,
-            legs=body.games,
+            legs=1 if body.system == "arena" else body.games,
             status="coming",
             starts_at=starts_at,
+            ends_at=starts_at + 60 * body.minutes
+            if body.system == "arena" and body.minutes
+            else None,
             round=0,
             creator_id=player.id,
             creator=player,
@@ -616,6 +772,8 @@ async def join_tournament(
         if row.status == "playing" and row.system == "round-robin":
             raise Conflict("a round robin takes no new players once it has started")
         limit = MAX_ROUND_ROBIN if row.system == "round-robin" else MAX_SWISS
+        if row.status == "playing" and row.ends_at is not None and now >= row.ends_at:
+            raise Conflict("the arena is over: its last games are being played")
         if entry is None and len(_active(row)) >= limit:
             raise Conflict(f"the tournament is full ({limit} players)")
         if entry is not None:
@@ -702,8 +860,8 @@ async def tournament_pdn(*, services: Services, tournament_id: str, base_url: st
 
 
 async def advance_tournaments(*, services: Services) -> int:
-    """Move on the tournaments whose start is due or a game of whose round has ended (the
-    clock task calls this); returns how many were looked at."""
+    """Move on the tournaments whose start is due, a game of whose round has ended, or an
+    arena whose time is up (the clock task calls this); returns how many were moved."""
     now = services.now()
     starting = select(TournamentRow.id).where(
         TournamentRow.status == "coming", TournamentRow.starts_at <= now
@@ -713,12 +871,23 @@ async def advance_tournaments(*, services: Services) -> int:
         .join(GameRow, GameRow.id == TournamentGameRow.game_id)
         .where(TournamentGameRow.white_points.is_(None), GameRow.status == "finished")
     )
+    over = select(TournamentRow.id).where(
+        TournamentRow.status == "playing",
+        TournamentRow.system == "arena",
+        TournamentRow.ends_at <= now,
+    )
     async with services.database.session() as session:
         ids = set((await session.scalars(starting)).all())
         ids |= set((await session.scalars(ended)).all())
-    for tournament_id in sorted(ids):
+        ids |= set((await session.scalars(over)).all())
+        due = []
+        for tournament_id in sorted(ids):
+            row = await _load(session, tournament_id)
+            if await _due(session, row, now):
+                due.append(tournament_id)
+    for tournament_id in due:
         try:
             await _change(services, tournament_id, None, None)
         except ServiceError as error:  # another process moved it on meanwhile
             log.info("tournament %s not moved on: %s", tournament_id, error.detail)
-    return len(ids)
+    return len(due)

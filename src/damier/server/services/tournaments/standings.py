@@ -126,3 +126,25 @@ def crosstable(results: Sequence[Result]) -> dict[str, dict[str, list[float]]]:
         table[result.white][result.black].append(result.white_points)
         table[result.black][result.white].append(result.black_points)
     return {player: dict(row) for player, row in table.items()}
+
+
+ARENA_TIES: tuple[TieBreak, ...] = ()
+"""An arena: players on the same points share the place."""
+
+
+def arena_points(results: Sequence[float]) -> tuple[list[int], bool]:
+    """An arena player's points for each of his games (``results``: 1, ½ or 0, in the
+    order played) and whether he is on fire after them: 2 for a win, 1 for a draw; after
+    two wins in a row every game counts double until one is not won.
+
+    >>> arena_points([1, 1, 1, 0.5, 1, 0])
+    ([2, 2, 4, 2, 2, 0], False)
+    >>> arena_points([0.5, 1, 1])
+    ([1, 2, 2], True)
+    """
+    points, streak = [], 0
+    for result in results:
+        base = 2 if result == 1 else 1 if result == 0.5 else 0
+        points.append(base * 2 if streak >= 2 else base)
+        streak = streak + 1 if result == 1 else 0
+    return points, streak >= 2

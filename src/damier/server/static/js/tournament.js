@@ -9,7 +9,7 @@ const $ = (id) => document.getElementById(id);
 const tournamentId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const url = `/api/tournaments/${encodeURIComponent(tournamentId)}`;
 
-const SYSTEMS = { "round-robin": "Round robin", swiss: "Swiss" };
+const SYSTEMS = { "round-robin": "Round robin", swiss: "Swiss", arena: "Arena" };
 
 /** 1, ½, 2½ for a score. */
 export function points(value) {
@@ -28,6 +28,9 @@ function duration(seconds) {
 }
 
 function formatText(t) {
+  if (t.system === "arena") {
+    return `Arena of ${Math.round((t.ends_at - t.starts_at) / 60)} minutes: 2 points a win, 1 a draw, double after two wins in a row · ${t.variant} · clock ${t.clock}`;
+  }
   const system = t.system === "round-robin" && t.cycles === 2 ? "Double round robin" : SYSTEMS[t.system];
   const rounds = t.rounds ? `, ${t.rounds} rounds` : "";
   const games = t.games === 2 ? ", two games a pairing (colours swapped)" : "";
@@ -91,15 +94,22 @@ class TournamentPage {
   statusLine() {
     const t = this.t;
     if (t.status === "coming") return h("p", { class: "status", id: "t-status" }, `Starts in `, h("span", { class: "countdown", id: "t-countdown" }, duration(t.starts_at - this.now())), ` · ${t.players} player${t.players === 1 ? "" : "s"} entered`);
+    if (t.status === "playing" && t.system === "arena") {
+      const left = t.ends_at - this.now();
+      if (left <= 0) return h("p", { class: "status", id: "t-status" }, "Time is up: the last games are being played.");
+      return h("p", { class: "status", id: "t-status" }, "Ends in ", h("span", { class: "countdown", id: "t-countdown" }, duration(left)), ` · ${t.players} players · a free player is paired at once`);
+    }
     if (t.status === "playing") return h("p", { class: "status", id: "t-status" }, `Round ${t.round} of ${t.rounds} is being played · ${t.players} players`);
     if (t.cancelled) return h("p", { class: "status", id: "t-status" }, "Cancelled: fewer than two players at the start.");
-    return h("p", { class: "status", id: "t-status" }, `Finished after ${t.rounds} rounds. Winner: ${t.winner}.`);
+    const after = t.system === "arena" ? "" : ` after ${t.rounds} rounds`;
+    return h("p", { class: "status", id: "t-status" }, `Finished${after}. Winner: ${t.winner}.`);
   }
 
   actions() {
     const t = this.t;
     const you = t.you;
     if (t.status === "finished") return null;
+    if (t.system === "arena" && t.status === "playing" && t.ends_at <= this.now()) return null;
     if (you?.joined && !you.withdrawn) {
       const note = t.status === "playing" ? " (your game being played goes on: resign it or it is lost on time)" : "";
       return h("p", { class: "row" }, h("span", {}, "You are in."), h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `Withdraw${note}`));
@@ -107,7 +117,8 @@ class TournamentPage {
     if (t.status === "playing" && t.system === "round-robin") return h("p", { class: "muted" }, "A round robin takes no new players once started.");
     const password = t.private ? h("input", { type: "password", id: "t-password", placeholder: "Password", "aria-label": "The tournament's password", autocomplete: "off" }) : null;
     const join = () => this.act("join", { password: password ? password.value : null });
-    const late = t.status === "playing" ? " (from the next round)" : "";
+    let late = t.status === "playing" ? " (from the next round)" : "";
+    if (t.system === "arena" && t.status === "playing") late = you?.withdrawn ? " again" : "";
     return h("p", { class: "row" }, password, h("button", { type: "button", class: "primary", id: "t-join", onclick: join }, `Join${late}`));
   }
 
@@ -144,11 +155,15 @@ class TournamentPage {
     this.renderPairings();
     this.renderCross();
     clearInterval(this.ticker);
-    if (t.status === "coming") {
+    const target = t.status === "coming" ? t.starts_at : t.status === "playing" && t.system === "arena" ? t.ends_at : null;
+    if (target !== null) {
       this.ticker = setInterval(() => {
         const box = $("t-countdown");
-        if (box) box.textContent = duration(this.t.starts_at - this.now());
-        if (this.t.starts_at - this.now() <= 0) this.poll();
+        if (box) box.textContent = duration(target - this.now());
+        if (target - this.now() <= 0) {
+          clearInterval(this.ticker);
+          this.poll();
+        }
       }, 1000);
     }
   }
@@ -162,7 +177,7 @@ class TournamentPage {
         "tr",
         { class: s.id === this.me ? "you" : null, "data-player": s.id },
         h("td", {}, String(s.rank)),
-        h("td", {}, s.name, s.withdrawn ? h("span", { class: "muted" }, " (withdrawn)") : null),
+        h("td", {}, s.name, s.fire ? h("span", { title: "On fire: two wins in a row, the next game counts double" }, " 🔥") : null, s.withdrawn ? h("span", { class: "muted" }, t.system === "arena" ? " (paused)" : " (withdrawn)") : null),
         h("td", {}, points(s.score)),
         h("td", {}, String(s.games)),
         h("td", {}, `${s.wins} ${s.draws} ${s.losses}`),
@@ -171,43 +186,48 @@ class TournamentPage {
     );
     $("standings").replaceChildren(
       h("table", { class: "games", id: "t-standings" }, h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))), h("tbody", {}, rows)),
-      h("p", { class: "muted" }, `Ties are parted by: ${t.tie_breaks.map((b) => b.name).join(", then ")}.`),
+      h("p", { class: "muted" }, t.tie_breaks.length ? `Ties are parted by: ${t.tie_breaks.map((b) => b.name).join(", then ")}.` : "Players on the same points share the place."),
     );
   }
 
   renderPairings() {
     const t = this.t;
     $("pairings-card").hidden = t.pairings.length === 0;
+    if (t.system === "arena") {
+      $("pairings-title").textContent = "Games";
+      const boards = t.pairings.flatMap((round) => round.boards).reverse().slice(0, 50);
+      $("pairings").replaceChildren(this.boardsTable(boards));
+      return;
+    }
     const rounds = [...t.pairings].reverse().map((round) => {
-      const rows = round.boards.map((board) => {
-        const links = board.games.map((g) => {
-          if (!g.game) return null;
-          const text = g.result ? `${g.result}` : "watch";
-          return h("a", { href: `/games/${encodeURIComponent(g.game)}`, class: "game-link" }, g.result ? `${text} ↗` : text);
-        });
-        let score = "";
-        if (board.kind === "bye") score = `bye (${points(board.white_points)})`;
-        else if (board.white_points !== null) score = `${points(board.white_points)} – ${points(board.black_points)}`;
-        if (board.kind === "default") score += " (by default)";
-        return h(
-          "tr",
-          {},
-          h("td", {}, String(board.board)),
-          h("td", {}, board.white.name),
-          h("td", {}, board.black ? board.black.name : "—"),
-          h("td", {}, score),
-          h("td", { class: "action" }, links.filter(Boolean).flatMap((link, i) => (i ? [" ", link] : [link]))),
-        );
-      });
       const open = round.number === t.round;
-      return h(
-        "details",
-        { open, "data-round": round.number },
-        h("summary", {}, `Round ${round.number}`),
-        h("table", { class: "games" }, h("thead", {}, h("tr", {}, ["Board", "White", "Black", "Score", "Games"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows)),
-      );
+      return h("details", { open, "data-round": round.number }, h("summary", {}, `Round ${round.number}`), this.boardsTable(round.boards));
     });
     $("pairings").replaceChildren(...rounds);
+  }
+
+  boardsTable(boards) {
+    const arena = this.t.system === "arena";
+    const rows = boards.map((board) => {
+      const links = board.games
+        .filter((g) => g.game)
+        .map((g) => h("a", { href: `/games/${encodeURIComponent(g.game)}`, class: "game-link" }, g.result ? `${g.result} ↗` : "watch"));
+      let score = "";
+      if (board.kind === "bye") score = `bye (${points(board.white_points)})`;
+      else if (board.white_points !== null) score = `${points(board.white_points)} – ${points(board.black_points)}`;
+      if (board.kind === "default") score += " (by default)";
+      return h(
+        "tr",
+        {},
+        arena ? null : h("td", {}, String(board.board)),
+        h("td", {}, board.white.name),
+        h("td", {}, board.black ? board.black.name : "—"),
+        h("td", {}, score),
+        h("td", { class: "action" }, links.flatMap((link, i) => (i ? [" ", link] : [link]))),
+      );
+    });
+    const heads = [arena ? null : "Board", "White", "Black", "Score", "Games"].filter(Boolean);
+    return h("table", { class: "games" }, h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows));
   }
 
   renderCross() {
