@@ -3,7 +3,7 @@
 // out, and a link to share the position and line. The server checks every position and move
 // (POST /api/analysis/position); the page only draws.
 
-import { api, h, postJSON, showError } from "./api.js";
+import { api, h, postJSON, scrollWithin, showError } from "./api.js";
 import { Board } from "./board.js";
 import { MovePicker } from "./picker.js";
 import { COLORS, normalizeMove, parseFen, squareIndex } from "./position.js";
@@ -265,7 +265,7 @@ function renderTree() {
   renderLine(page.tree.root, out);
   if (!out.length) out.push(h("p", { class: "empty" }, "Make a move on the board."));
   $("moves").replaceChildren(...out);
-  $("moves").querySelector('[aria-current="true"]')?.scrollIntoView({ block: "nearest" });
+  scrollWithin($("moves"), $("moves").querySelector('[aria-current="true"]'));
 }
 
 // --- the engine -----------------------------------------------------------------------------
@@ -580,7 +580,12 @@ async function start() {
     $("variant").replaceChildren(...variants.map((v) => h("option", { value: v.name }, v.title)));
     await loadVariant(name);
   } catch (problem) {
+    // The error stands where the board would be (the alert above it goes after a while).
     error(problem.message);
+    $("board").replaceChildren(
+      h("p", { class: "status" }, problem.status === 404 ? `There is no variant “${name}”.` : `The board cannot be shown: ${problem.message}.`),
+      h("p", {}, h("a", { href: "/analysis/international" }, "Open the international board"), " · ", h("a", { href: "/" }, "Back to the lobby")),
+    );
     return;
   }
   listen();

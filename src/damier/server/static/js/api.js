@@ -254,12 +254,21 @@ export function seatLabel(seat) {
   return seat.name || "Guest";
 }
 
-/** "White wins (resignation)", "Red wins (last player standing)", "Draw (agreement)";
+/** A result's reason in words: "no pieces" is "no pieces left", and the giveaway note says
+ *  "having no move wins" (one pair of brackets at most: the result puts a colon before it). */
+export function reasonText(reason) {
+  return String(reason)
+    .replaceAll("_", " ")
+    .replace(/^no pieces\b/, "no pieces left")
+    .replace("(giveaway: no move wins)", "(giveaway: having no move wins)");
+}
+
+/** "White wins: resignation", "Red wins: last player standing", "Draw: agreement";
  *  a first place shared on a board of more players: "White and Red share first place". */
 export function resultText(result) {
   if (!result) return "";
   if (result.reason === "aborted") return "Game aborted (no result)";
-  const reason = result.reason ? ` (${String(result.reason).replaceAll("_", " ")})` : "";
+  const reason = result.reason ? `: ${reasonText(result.reason)}` : "";
   const name = (color) => color[0].toUpperCase() + color.slice(1);
   if (result.winner) return `${name(result.winner)} wins${reason}`;
   const first = result.ranking?.[0];
@@ -280,4 +289,22 @@ export function showError(element, message, ms = 6000) {
     element.hidden = true;
     element.textContent = "";
   }, ms);
+}
+
+/** Scrolls `box` (a list that scrolls itself) so that `item`, one of its children, is in
+ *  sight: only the box's own scrollTop and scrollLeft move, never the page's (a phone shows
+ *  the board above the move list, and `scrollIntoView` would scroll the board away). */
+export function scrollWithin(box, item) {
+  if (!box || !item) return;
+  const outer = box.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  // The box's inside: its border box less the borders and the scroll bars.
+  const top = outer.top + box.clientTop;
+  const left = outer.left + box.clientLeft;
+  const bottom = top + box.clientHeight;
+  const right = left + box.clientWidth;
+  if (inner.top < top) box.scrollTop -= top - inner.top;
+  else if (inner.bottom > bottom) box.scrollTop += Math.min(inner.bottom - bottom, inner.top - top);
+  if (inner.left < left) box.scrollLeft -= left - inner.left;
+  else if (inner.right > right) box.scrollLeft += Math.min(inner.right - right, inner.left - left);
 }

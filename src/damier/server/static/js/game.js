@@ -19,7 +19,7 @@
 // player may pick one of his pieces and a square; when his turn comes the premove is played
 // if exactly one legal move goes from that piece to that square (the server checks it like
 // any move), and dropped otherwise.
-import { api, ApiError, controlOf, GameSocket, h, resultText, seatLabel, showError } from "./api.js";
+import { api, ApiError, controlOf, GameSocket, h, resultText, scrollWithin, seatLabel, showError } from "./api.js";
 import { Board } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { sound } from "./sound.js";
@@ -480,10 +480,7 @@ function statusText() {
     const free = (state.seats || []).find((seat) => seat.kind === "human" && !seat.id)?.color || "white";
     return `Open game: join to play ${cap(free)}.`;
   }
-  if (state.status === "finished") {
-    const pdn = state.result?.pdn && state.result.pdn !== "*" ? ` · ${state.result.pdn}` : "";
-    return `${resultText(state.result)}${pdn}`;
-  }
+  if (state.status === "finished") return resultText(state.result); // the score: renderStatus
   if (pending) return "Sending your move…";
   if (viewPly !== null) return `${cap(state.turn)} to move.${draw}`;
   if (myTurn()) {
@@ -499,6 +496,16 @@ function statusText() {
   return `${cap(state.turn)} to move.${draw}`;
 }
 
+/** A takeback asked for, first on the status line: the opponent asks (answer with the buttons
+ *  below), or the viewer's own request waits for the answer. */
+function takebackText() {
+  const offer = state.takeback_offer;
+  if (!offer || state.status !== "playing") return "";
+  if (offer === state.you) return `You ask to take back your last move: waiting for ${seatLabel(seatOf(other(offer)))}'s answer.`;
+  const asker = seatLabel(seatOf(offer));
+  return inGame() ? `${asker} asks to take back the last move: accept or decline.` : `${asker} asks to take back the last move.`;
+}
+
 function cap(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : "";
 }
@@ -506,7 +513,16 @@ function cap(text) {
 function renderStatus() {
   if (!state) return;
   const status = $("status");
-  status.textContent = statusText() + (hint ? ` ${hint}` : "");
+  // The score of a finished game ("2-0") is kept on one line.
+  const pdn = state.status === "finished" && state.result?.pdn && state.result.pdn !== "*" ? state.result.pdn : null;
+  // A takeback asked for comes first; the asker's own request says all while he waits.
+  const takeback = takebackText();
+  const text = takeback && state.takeback_offer === state.you && !myTurn() ? takeback : [takeback, statusText()].filter(Boolean).join(" ");
+  status.replaceChildren(
+    text + (pdn ? " · " : ""),
+    pdn ? h("span", { class: "result-score" }, pdn) : "",
+    hint ? ` ${hint}` : "",
+  );
   status.classList.toggle("finished", state.status === "finished");
 }
 
@@ -555,19 +571,36 @@ function renderMoves() {
   const shown = displayed().ply;
   const cells = [];
   // A number for each round of moves: two plies, or one move of each player on a board of more.
+  // Two players: a grid of a number and two moves a row. More: each round is a number and its
+  // moves side by side, wrapped onto more lines when they do not fit (never cut or broken),
+  // each with its player's colour.
   const round = playerCount();
+  const many = round > 2;
+  let line = null;
+  const startRound = (number) => {
+    cells.push(h("span", { class: "number" }, `${number}.`));
+    if (many) {
+      line = h("span", { class: "round" });
+      cells.push(line);
+    }
+  };
+  const put = (cell) => (many ? line.append(cell) : cells.push(cell));
   const offset = Math.max(0, COLORS.indexOf(startTurn));
   if (offset && moves.length) {
-    cells.push(h("span", { class: "number" }, "1."));
-    for (let i = 0; i < offset; i += 1) cells.push(h("span", { class: "filler" }, "…"));
+    startRound(1);
+    for (let i = 0; i < offset; i += 1) put(h("span", { class: "filler" }, "…"));
   }
   moves.forEach((move, i) => {
     const ply = i + 1;
     const slot = i + offset;
-    if (slot % round === 0) cells.push(h("span", { class: "number" }, `${slot / round + 1}.`));
+    if (slot % round === 0) startRound(slot / round + 1);
     const known = positions.has(ply);
     const judged = review?.review ? review.moveAt(ply) : null;
-    cells.push(
+    // The mover's colour: his piece, before the move or after it, where the page knows it.
+    const { path } = normalizeMove(index, move);
+    const piece = many ? positions.get(ply - 1)?.pieces.get(path[0]) ?? positions.get(ply)?.pieces.get(path[path.length - 1]) : null;
+    const mover = piece && piece.color !== "dead" ? piece.color : null;
+    put(
       h(
         "button",
         {
@@ -579,15 +612,16 @@ function renderMoves() {
           title: known ? `Show the position after ${move.notation}` : "Position not available: only the moves seen live can be shown",
           onclick: () => view(ply),
         },
+        mover ? h("span", { class: `swatch ${mover}`, title: mover }) : null,
         move.notation,
       ),
     );
   });
   box.replaceChildren(...cells);
   box.style.setProperty("--round", String(round));
-  box.classList.toggle("many", round > 2); // wider columns, scrolled sideways: nothing cut off
+  box.classList.toggle("many", many);
   box.setAttribute("aria-label", `Moves (${moves.length})`);
-  box.querySelector('[aria-current="true"]')?.scrollIntoView?.({ block: "nearest" });
+  scrollWithin(box, box.querySelector('[aria-current="true"]')); // the list scrolls, never the page
   const viewing = $("viewing");
   if (viewPly !== null) {
     viewing.textContent = viewPly === 0

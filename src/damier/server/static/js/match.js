@@ -31,13 +31,26 @@ function roundRow(match, round, gameId) {
     const text = round.points ? "View" : match.you !== null ? "Play" : "Watch";
     link = h("a", { href: `/games/${encodeURIComponent(round.game)}` }, text);
   }
+  if (gameId) {
+    // The game page's panel is narrow: the players in one cell, White first, the game's score
+    // in the same order, and the link under the result.
+    const [a, b] = round.points ? [round.points[round.white], round.points[1 - round.white]] : [];
+    return h(
+      "tr",
+      { "data-round": round.number },
+      h("td", {}, String(round.number)),
+      h("td", { class: "players" }, `${white} – ${black}`),
+      h("td", { class: "score" }, round.points ? `${points(a)}–${points(b)}` : ""),
+      h("td", {}, outcome, link ? h("span", { class: "link" }, link) : null),
+    );
+  }
   return h(
     "tr",
     { "data-round": round.number },
     h("td", {}, String(round.number)),
     h("td", {}, white),
     h("td", {}, black),
-    gameId ? null : h("td", {}, round.opening.length ? round.opening.join(" ") : "from the start"),
+    h("td", {}, round.opening.length ? round.opening.join(" ") : "from the start"),
     h("td", {}, score),
     h("td", {}, outcome),
     h("td", { class: "action" }, link),
@@ -75,6 +88,7 @@ class MatchView {
     this.arrived = 0;
     this.timer = null;
     this.title = null; // the variant's title, asked for once
+    this.missing = false; // the server has no such match
   }
 
   async poll() {
@@ -89,14 +103,31 @@ class MatchView {
       }
       this.render();
     } catch (error) {
-      showError($("error"), error.message || String(error));
+      if (this.match) showError($("error"), error.message || String(error));
+      else this.failed(error);
     } finally {
       clearTimeout(this.timer);
       // Every second while the coming game waits (its countdown), slower while a game is
-      // played; a finished match does not change.
+      // played; a finished match does not change, and a match that is not there never comes.
       const waiting = this.match && comingText(this.match, this.arrived) !== null;
-      if (this.match?.status !== "finished") this.timer = setTimeout(() => this.poll(), waiting ? POLL_MS : 3 * POLL_MS);
+      const over = this.match?.status === "finished" || this.missing;
+      if (!over) this.timer = setTimeout(() => this.poll(), waiting ? POLL_MS : 3 * POLL_MS);
     }
+  }
+
+  /** The first answer was an error: it stands where the match would be (on the match page;
+   *  the game page's panel stays hidden), and the page stops asking when there is no match. */
+  failed(error) {
+    this.missing = error.status === 404;
+    if (this.gameId) {
+      showError($("error"), error.message || String(error));
+      return;
+    }
+    this.box.replaceChildren(
+      h("h2", {}, "Match"),
+      h("p", { id: "match-status", class: "status" }, this.missing ? "There is no such match." : `The match cannot be shown: ${error.message || error}.`),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
+    );
   }
 
   async ready(button) {
@@ -128,8 +159,10 @@ class MatchView {
       invite = h("button", { type: "button", class: "primary", id: "match-join", onclick: () => this.join() }, "Join this match");
     }
     const rounds = match.rounds.map((round) => roundRow(match, round, this.gameId));
-    const headings = ["Game", "White", "Black", "Opening", `${name(match, 0)}–${name(match, 1)}`, "Result", ""];
-    if (this.gameId) headings.splice(3, 1); // the panel has no room for the openings
+    // The panel has no room for the openings, nor for a column of each player.
+    const headings = this.gameId
+      ? ["#", "White – Black", "Score", "Result"]
+      : ["Game", "White", "Black", "Opening", `${name(match, 0)}–${name(match, 1)}`, "Result", ""];
     const children = [
       h("h2", {}, this.gameId ? `A game of a match of ${match.games}` : `Match of ${this.title}, ${match.games} games`),
       h("p", { id: "match-status", class: "status", role: "status" }, statusText(match)),
@@ -171,4 +204,7 @@ async function start() {
   new MatchView($("match"), path[1], null).poll();
 }
 
-start().catch((error) => showError($("error"), error.message || String(error)));
+start().catch((error) => {
+  showError($("error"), error.message || String(error));
+  if (!onGamePage) $("match").replaceChildren(h("p", { class: "status" }, `The match cannot be shown: ${error.message || error}.`));
+});
