@@ -149,6 +149,17 @@ def test_new_guests_are_limited_per_address(make_app: AppFactory) -> None:
         clock.advance(100)  # one more guest's worth of time
         again = browser(client, "203.0.113.9").post("/api/session", json={"name": "Later"})
         assert again.status_code == 200
+        # An IPv6 subscriber has a /64 network of addresses: they count as one.
+        codes = [
+            browser(client, f"2001:db8:5:6::{number}")
+            .post("/api/session", json={"name": "Six"})
+            .status_code
+            for number in range(1, 5)
+        ]
+        assert codes == [200, 200, 200, 429]
+        assert (
+            browser(client, "2001:db8:5:7::1").post("/api/session", json={"name": "S"}).is_success
+        )
 
 
 def test_a_registered_name_is_no_guests_and_guests_are_marked(client: TestClient) -> None:

@@ -4,6 +4,7 @@ another thread and back for a few microseconds of work."""
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated
 
 from fastapi import Depends, Request, Response
@@ -61,7 +62,27 @@ def delete_session_cookie(response: Response, services: Services) -> None:
 
 
 def client_address(request: Request) -> str:
-    return request.client.host if request.client is not None else "unknown"
+    """Whom the per-address limits count against: the client's IPv4 address, or the /64
+    network of an IPv6 one (one subscriber's share: he may use any address in it)."""
+    return address_key(request.client.host if request.client is not None else "unknown")
+
+
+def address_key(host: str) -> str:
+    """
+    >>> address_key("203.0.113.7"), address_key("2001:db8:1:2:3:4:5:6"), address_key("x")
+    ('203.0.113.7', '2001:db8:1:2::/64', 'x')
+    >>> address_key("::ffff:203.0.113.7")
+    '203.0.113.7'
+    """
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv4Address):
+        return host
+    if address.ipv4_mapped is not None:
+        return str(address.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{address}/64", strict=False))
 
 
 async def new_guest(
