@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from damier import Board
 from damier.game import Game
@@ -148,6 +149,20 @@ def test_an_unknown_option_is_refused_with_the_registry_s_reason(client: TestCli
         assert refused["message"].startswith(reason)
         socket.send_json({"type": "ping"})
         assert socket.receive_json() == {"type": "pong"}
+
+
+def test_a_failure_of_the_server_closes_the_analysis_socket_with_1011(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(analysis_routes, "position", broken)
+    with client.websocket_connect("/ws/analysis") as socket:
+        socket.send_json({"type": "start", "variant": "international"})
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+        assert closed.value.code == 1011
 
 
 def test_an_export_writes_only_the_tags_it_is_given(client: TestClient) -> None:

@@ -6,7 +6,8 @@ Socket messages from the page: ``{"type": "start", "variant", "fen", "moves", "l
 (a new start replaces the socket's running analysis), ``{"type": "stop"}``,
 ``{"type": "ping"}``. The server answers ``started`` (with the position), ``analysis``
 frames as the search deepens (the last with ``done: true``), ``stopped``, ``pong``, or an
-``error`` frame with the reason; the socket stays open after an error.
+``error`` frame with the reason; the socket stays open after an error. A failure of the
+server's own (a bug) closes the socket with code 1011.
 
 Reading or writing a PDN and replaying a line are done in a worker thread, one at a time
 (:data:`PDN_THREADS`), never on the event loop: a large PDN must not hold up the lobby.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -48,6 +50,7 @@ from damier.server.services.players import session_player
 from damier.server.ws import next_message, same_origin, sender_key
 
 router = APIRouter(tags=["analysis"])
+log = logging.getLogger("damier.server")
 
 MAX_LINES = 5
 """Most engine lines a page may ask for."""
@@ -106,6 +109,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
     sender = asyncio.create_task(_send_frames(websocket, outbox))
     running: asyncio.Task[None] | None = None
     slot: Slot | None = None
+    failed = False
 
     async def send(frame: dict[str, Any]) -> None:
         await outbox.put(frame)
@@ -152,11 +156,17 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     raise BadRequest(f"unknown message type {kind[:32]!r}")
             except ServiceError as error:
                 await send({"type": "error", "message": error.detail})
+    except Exception:  # a bug, not a refusal: the page hears why its socket ends
+        log.exception("the analysis socket failed")
+        failed = True
     finally:
         await stop()
         sender.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await sender
+    if failed:
+        with contextlib.suppress(Exception):  # the page may be gone too
+            await websocket.close(code=1011, reason="the server failed on that message")
 
 
 async def _analyse(
