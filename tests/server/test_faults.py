@@ -28,6 +28,7 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import make_url
 
@@ -93,6 +94,12 @@ def test_while_the_database_is_away_every_request_gets_503_and_sockets_stay(
                 refused = receive(socket_)
                 assert refused["type"] == "error"
                 assert "nothing was changed" in refused["message"]
+                with (
+                    pytest.raises(WebSocketDisconnect) as closed,  # 1013: try again later
+                    bob.websocket_connect(f"/ws/games/{game['id']}"),
+                ):
+                    pass
+                assert closed.value.code == 1013
             finally:
                 _refuse_connections(url, False)
             socket_.send_json({"type": "ping"})  # the socket is still open

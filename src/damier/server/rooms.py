@@ -486,9 +486,11 @@ class RedisRooms(Rooms):
             stored, spectators = await self._presence(
                 keys=self._keys(game_id), args=[self._clock()]
             )
-        except self._unreachable as error:  # what this process knows
+        except self._unreachable as error:
+            # Nobody is known to be gone (a player who left here may be connected to another
+            # process: a claim waits for Redis), the spectators are those here.
             log.warning("redis rooms: presence in %s from here only: %s", game_id, error)
-            return await super().presence(game_id, players)
+            return {}, sum(1 for c in self._rooms.get(game_id, ()) if not c.seated)
         fields = iter(stored)
         since = {key.decode(): float(value) for key, value in zip(fields, fields, strict=True)}
         gone = {p: since[p] for p in players if p in since}
@@ -544,6 +546,8 @@ class RedisRooms(Rooms):
                 await self.heartbeat()
             except self._unreachable as error:
                 log.warning("redis rooms: heartbeat failed: %s", error)
+            except Exception:  # a bug: logged, and the heartbeat goes on
+                log.exception("redis rooms: heartbeat failed")
 
     def _latest(self, game_id: str) -> State | None:
         """The newest state the game's sockets here were sent."""

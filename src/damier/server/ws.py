@@ -24,6 +24,8 @@ from damier.server.services.players import session_player
 from damier.server.store.db import unavailable
 
 router = APIRouter(tags=["websocket"])
+_AWAY = "the database is unavailable: try again"
+"""Why a socket opened while the database is away is closed (1013: try again later)."""
 
 
 def same_origin(websocket: WebSocket) -> bool:
@@ -41,7 +43,13 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
     if not same_origin(websocket):
         await websocket.close(code=1008, reason="cross-origin socket")
         return
-    player_id = await session_player(services=services, cookie=websocket.cookies.get(COOKIE))
+    try:
+        player_id = await session_player(services=services, cookie=websocket.cookies.get(COOKIE))
+    except Exception as error:
+        if unavailable(error) is None:
+            raise
+        await websocket.close(code=1013, reason=_AWAY)
+        return
     connection = Connection(player_id)
     services.rooms.join(game_id, connection)
     accepted = False
@@ -54,7 +62,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
         except Exception as error:
             if unavailable(error) is None:
                 raise
-            await websocket.close(code=1013, reason="the database is unavailable: try again")
+            await websocket.close(code=1013, reason=_AWAY)
             return
         await websocket.accept()
         accepted = True
