@@ -178,10 +178,17 @@ def test_a_registered_name_is_no_guests_and_guests_are_marked(client: TestClient
     assert re.fullmatch(r"Guest \d{4}", renamed["name"]), renamed
     assert impostor.post("/api/session", json={"name": "bob"}).status_code == 409
 
-    # Guests are marked where names are shown: the seats and the chat.
+    # Guests are marked where names are shown: the lobby, the seats and the chat.
+    waiting = impostor.post("/api/games", json={"variant": "russian", "opponent": "open"})
+    assert waiting.status_code == 201
     state = open_game(ana, impostor)
     assert (state["white"]["guest"], state["black"]["guest"]) == (False, True)
     assert [seat["guest"] for seat in state["seats"]] == [False, True]
+    (group,) = client.get("/api/now", params={"variant": "russian"}).json()["groups"]
+    assert [(entry["name"], entry["guest"]) for entry in group["waiting"]] == [
+        (renamed["name"], True)
+    ]
+    assert [entry["guests"] for entry in group["live"]] == [[False, True]]
     path = f"/ws/games/{state['id']}"
     with ana.websocket_connect(path) as ana_socket, impostor.websocket_connect(path) as socket:
         socket.send_json({"type": "chat", "room": "players", "text": "hello"})

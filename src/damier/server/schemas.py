@@ -342,6 +342,8 @@ class WaitingEntry(BaseModel):
     id: str
     name: str
     """Who waits for an opponent."""
+    guest: bool = False
+    """Whether he is a guest (a player without an account)."""
     clock: str | None
     games: int | None
     """The match's length (None for a game)."""
@@ -355,6 +357,8 @@ class PlayingEntry(BaseModel):
     """The game's id, or the match's (its current game in ``game``)."""
     game: str | None
     players: list[str]
+    guests: list[bool] = []
+    """Whether each of ``players`` is a guest."""
     score: list[float] | None
     """A match's score so far."""
 

@@ -575,21 +575,30 @@ async def now_playing(
         if found is None:
             continue
         seated = sitters(row)
-        names = [seat_view(row, seat).name for seat in range(row.players)]
+        views = [seat_view(row, seat) for seat in range(row.players)]
+        names = [view.name for view in views]
         if row.status == "playing":
             found.playing += 1
             if row.match_id is None:
                 found.live.append(
-                    PlayingEntry(kind="game", id=row.id, game=row.id, players=names, score=None)
+                    PlayingEntry(
+                        kind="game",
+                        id=row.id,
+                        game=row.id,
+                        players=names,
+                        guests=[view.guest for view in views],
+                        score=None,
+                    )
                 )
             continue
         open_seats = sum(1 for s in seated if s.kind == "human" and s.player_id is None)
-        creator = next((name for s, name in zip(seated, names, strict=True) if s.player_id), "")
+        creator = next((v for s, v in zip(seated, views, strict=True) if s.player_id), None)
         found.waiting.append(
             WaitingEntry(
                 kind="game",
                 id=row.id,
-                name=creator,
+                name=creator.name if creator is not None else "",
+                guest=creator is not None and creator.guest,
                 clock=row.clock_control,
                 games=None,
                 seats=open_seats,
@@ -601,12 +610,13 @@ async def now_playing(
             continue
         sides = [_side(match, side) for side in (0, 1)]
         if match.status == "open":
-            creator = next(_name(s) for s in sides if s.player_id is not None)
+            side = next(s for s in sides if s.player_id is not None)
             found.waiting.append(
                 WaitingEntry(
                     kind="match",
                     id=match.id,
-                    name=creator,
+                    name=_name(side),
+                    guest=is_guest(side.player),
                     clock=match.clock_control,
                     games=match.games,
                     seats=1,
@@ -620,6 +630,7 @@ async def now_playing(
                     id=match.id,
                     game=match.game_id,
                     players=[_name(s) for s in sides],
+                    guests=[is_guest(s.player) for s in sides],
                     score=[scores[FIRST], scores[SECOND]],
                 )
             )

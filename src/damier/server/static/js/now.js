@@ -48,7 +48,8 @@ export class NowList {
     return h(
       "li",
       { "data-waiting": entry.id },
-      `${entry.name || "Someone"} waits (${what}, ${entry.clock || "no clock"}) `,
+      h("span", { class: entry.guest ? "now-name guest" : "now-name" }, entry.name || "Someone"),
+      ` waits (${what}, ${entry.clock || "no clock"}) `,
       h("button", { type: "button", class: "primary", onclick: (event) => this.join(entry, event.currentTarget) }, "Join"),
     );
   }
@@ -56,7 +57,11 @@ export class NowList {
   live(entry) {
     const score = entry.score ? ` (${entry.score.join("–")})` : "";
     const href = entry.kind === "match" ? `/matches/${encodeURIComponent(entry.id)}` : `/games/${encodeURIComponent(entry.game)}`;
-    return h("li", { "data-live": entry.id }, h("a", { href }, `${entry.players.join(" – ")}${score}`));
+    const names = entry.players.flatMap((name, index) => [
+      index ? " – " : "",
+      h("span", { class: entry.guests?.[index] ? "now-name guest" : "now-name" }, name),
+    ]);
+    return h("li", { "data-live": entry.id }, h("a", { href }, ...names, score));
   }
 
   async refresh() {
