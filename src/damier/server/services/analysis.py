@@ -158,7 +158,7 @@ def event_text(event: Move | Forfeit) -> str:
 MAX_PDN = 32_000
 """Most characters of a PDN text read into a tree (the request body limit may be lower)."""
 
-_NAG = r"^(\$[0-9]{1,3}|[!?]{1,2})$"
+_NAG = r"^(\$[0-9]{1,6}|[!?]{1,6})$"
 
 
 class TreeMove(BaseModel):
