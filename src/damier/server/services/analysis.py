@@ -248,9 +248,7 @@ def pdn_tree(text: str, default: str) -> PdnTree:
         variant = record.variant(_variant(default))
     except ValueError as error:  # an unknown GameType or Variant, or options refused
         raise BadRequest(str(error)) from None
-    start = position(variant.name, record.tags.get("FEN"), [])
-
-    game = start
+    game = position(variant.name, record.tags.get("FEN"), [])
 
     def tree_move(node: Node, event: Move | Forfeit, variations: list[list[TreeMove]]) -> TreeMove:
         move = event if isinstance(event, Move) else None
@@ -269,7 +267,7 @@ def pdn_tree(text: str, default: str) -> PdnTree:
 
     return PdnTree(
         variant=variant.name,
-        fen=start.start_fen,
+        fen=game.start_fen,
         tags=dict(record.tags),
         comment=record.comment,
         result=record.result,
@@ -344,7 +342,7 @@ def _walk(
             stack.pop()
             continue
         move = top.moves[top.index]
-        variations = _variations(move)
+        variations = move.variations
         if top.variation < len(variations):
             branch: list[Out] = []
             top.built.append(branch)
@@ -361,10 +359,6 @@ def _walk(
         top.variation = 0
         top.built = []
     return root
-
-
-def _variations(move: Node | TreeMove) -> Sequence[Sequence[Any]]:
-    return move.variations
 
 
 def _take_back(game: Game, event: Move | Forfeit) -> None:
