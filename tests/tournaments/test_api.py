@@ -412,3 +412,53 @@ def test_an_arena_pairs_free_players_at_once_and_doubles_on_fire(make_app: AppFa
         late = another(host)
         sign_in(late, "Zoe")
         assert late.post(f"/api/tournaments/{tid}/join").status_code == 409
+
+
+def test_a_berserk_player_has_half_his_time_and_a_point_more_for_a_long_win(
+    make_app: AppFactory,
+) -> None:
+    clock = FakeTime()
+    with TestClient(make_app(now=clock)) as host:
+        organiser(host)
+        created = create(host, system="arena", minutes=30, clock="3+2")
+        tid = created["id"]
+        players = enter(host, tid, ["Ana", "Bob"])
+        ana, bob = list(players)
+        swiss = create(host, system="swiss", rounds=1)
+        assert (
+            players[ana]
+            .post(f"/api/tournaments/{swiss['id']}/berserk", json={"on": True})
+            .status_code
+            == 400
+        )
+        chose = players[ana].post(f"/api/tournaments/{tid}/berserk", json={"on": True})
+        assert chose.status_code == 200 and chose.json()["you"]["berserk"]
+        clock.advance(61)
+        tournament = state(host, tid)
+        board = boards_of(tournament, 1)[0]
+        assert board["berserk"] == (1 if board["white"]["id"] == ana else 2)
+        game_id = board["games"][0]["game"]
+        game = host.get(f"/api/games/{game_id}").json()
+        movers = {game["white"]["id"]: players[game["white"]["id"]]}
+        movers[game["black"]["id"]] = players[game["black"]["id"]]
+        for ply in range(14):  # seven moves each: the clock starts after the first two
+            mover = movers[game["white"]["id"] if ply % 2 == 0 else game["black"]["id"]]
+            game = mover.get(f"/api/games/{game_id}").json()
+            move = game["legal_moves"][0]["notation"]
+            answer = mover.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": ply})
+            assert answer.status_code == 200, answer.text
+            game = answer.json()
+            if ply == 1:
+                times = {game["white"]["id"]: game["clock"]["white"]}
+                times[game["black"]["id"]] = game["clock"]["black"]
+                assert times[ana] == 90 and times[bob] == 180
+        assert players[bob].post(f"/api/games/{game_id}/resign").is_success
+        tournament = wait_round(host, tid, 1)
+        line = {s["id"]: s for s in tournament["standings"]}
+        assert line[ana]["score"] == 2 + 1 and boards_of(tournament, 1)[0]["bonus"]
+        # A short berserk win earns no extra point.
+        board = boards_of(tournament, 2)[0]
+        win_for(players, board, ana)
+        tournament = wait_round(host, tid, 2)
+        line = {s["id"]: s for s in tournament["standings"]}
+        assert line[ana]["score"] == 3 + 2 and not boards_of(tournament, 2)[0]["bonus"]

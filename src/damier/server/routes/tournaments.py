@@ -8,6 +8,7 @@ from fastapi import APIRouter, Request, Response, status
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
 from damier.server.services.tournaments import service
 from damier.server.services.tournaments.schemas import (
+    BerserkBody,
     JoinBody,
     NewTournament,
     TournamentLists,
@@ -56,6 +57,15 @@ async def join_tournament(
 async def withdraw(tournament_id: str, services: ServicesDep, player: PlayerDep) -> TournamentView:
     return await service.withdraw(
         services=services, tournament_id=tournament_id, player_id=player.id
+    )
+
+
+@router.post("/{tournament_id}/berserk", response_model=TournamentView, dependencies=[RateLimit])
+async def berserk(
+    tournament_id: str, body: BerserkBody, services: ServicesDep, player: PlayerDep
+) -> TournamentView:
+    return await service.set_berserk(
+        services=services, tournament_id=tournament_id, player_id=player.id, on=body.on
     )
 
 

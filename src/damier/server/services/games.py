@@ -106,10 +106,21 @@ def _clock_due(row: GameRow, game: Game, at: float, services: Services) -> None:
         return
     if row.clock_base_ply is None:
         if first_moves_made(row, game):
-            _start_clock(game, row.clock_control, at, services, None)
+            _start_clock(game, row.clock_control, at, services, _berserk_times(row, game, services))
     elif game.ply == row.clock_base_ply and row.clock_base_at is not None:
         times = [row.clock_base_white or 0.0, row.clock_base_black or 0.0]
         _start_clock(game, row.clock_control, row.clock_base_at, services, times)
+
+
+def _berserk_times(row: GameRow, game: Game, services: Services) -> list[float] | None:
+    """The times the clock starts with when a player of an arena went berserk (a bit per
+    seat in ``row.berserk``): half his time; None for the control's own."""
+    parsed = parse_clock(row.clock_control, now=services.now) if row.berserk else None
+    if parsed is None:
+        return None
+    full = Clock(parsed.control, game.variant.players, services.now)
+    halves = [row.berserk >> seat & 1 for seat in range(full.players)]
+    return [full.remaining(seat) / (2 if half else 1) for seat, half in enumerate(halves)]
 
 
 def _rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:

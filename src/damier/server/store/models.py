@@ -114,6 +114,9 @@ class GameRow(Base):
     tournament_id: Mapped[str | None] = mapped_column(String(32), index=True)
     """The tournament this game is a game of (``services.tournaments``): like a match's,
     it is never aborted (a first move made too late loses it) and has no rematch."""
+    berserk: Mapped[int] = mapped_column(Integer, default=0, server_default=text("0"))
+    """A bit per seat whose player went berserk (an arena's): his clock starts with half
+    his time."""
     takebacks: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     """Whether takebacks are allowed should the game be rated (unrated games allow them)."""
     takeback_offer: Mapped[int | None] = mapped_column(Integer)
@@ -305,6 +308,9 @@ class TournamentPlayerRow(Base):
     more, his games played count."""
     forfeits: Mapped[int] = mapped_column(Integer, default=0)
     """Games lost without making a move."""
+    berserk: Mapped[bool] = mapped_column(Boolean, default=False)
+    """In an arena: the player goes berserk in the games paired from now on (half his
+    time, a point more for a win of at least seven moves)."""
 
     player: Mapped[PlayerRow] = relationship(lazy="joined")
 
@@ -331,3 +337,8 @@ class TournamentGameRow(Base):
     white_points: Mapped[float | None] = mapped_column(Float)
     """None until the game is scored."""
     black_points: Mapped[float | None] = mapped_column(Float)
+    berserk: Mapped[int] = mapped_column(Integer, default=0)
+    """In an arena: 1 when ``white_id`` went berserk in this game, 2 ``black_id``, 3 both."""
+    bonus: Mapped[int] = mapped_column(Integer, default=0)
+    """In an arena, once scored: the same bits for the berserk players who won it with at
+    least seven moves of their own (a point more)."""

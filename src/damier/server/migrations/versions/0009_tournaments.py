@@ -51,6 +51,7 @@ def upgrade() -> None:
         sa.Column("joined", sa.Float(), nullable=False),
         sa.Column("withdrawn", sa.Float(), nullable=True),
         sa.Column("forfeits", sa.Integer(), nullable=False),
+        sa.Column("berserk", sa.Boolean(), nullable=False),
     )
     op.create_index("ix_tournament_players_player_id", "tournament_players", ["player_id"])
     op.create_table(
@@ -67,17 +68,23 @@ def upgrade() -> None:
         sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), nullable=True),
         sa.Column("white_points", sa.Float(), nullable=True),
         sa.Column("black_points", sa.Float(), nullable=True),
+        sa.Column("berserk", sa.Integer(), nullable=False),
+        sa.Column("bonus", sa.Integer(), nullable=False),
     )
     op.create_index("ix_tournament_games_game_id", "tournament_games", ["game_id"])
     # A plain ADD COLUMN (no foreign key: SQLite would rebuild the games table for one).
     op.add_column("games", sa.Column("tournament_id", sa.String(32), nullable=True))
     op.create_index("ix_games_tournament_id", "games", ["tournament_id"])
+    op.add_column(
+        "games", sa.Column("berserk", sa.Integer(), nullable=False, server_default=sa.text("0"))
+    )
 
 
 def downgrade() -> None:
     op.drop_index("ix_games_tournament_id", "games")
     with op.batch_alter_table("games") as batch:
         batch.drop_column("tournament_id")
+        batch.drop_column("berserk")
     op.drop_table("tournament_games")
     op.drop_table("tournament_players")
     op.drop_table("tournaments")

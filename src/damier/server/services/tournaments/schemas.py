@@ -32,6 +32,10 @@ class NewTournament(BaseModel):
     """Set to make joining need it."""
 
 
+class BerserkBody(BaseModel):
+    on: bool
+
+
 class JoinBody(BaseModel):
     password: str | None = Field(default=None, max_length=128)
 
@@ -79,6 +83,10 @@ class BoardView(BaseModel):
     white: Entrant
     black: Entrant | None
     games: list[GameLink]
+    berserk: int = 0
+    """In an arena: 1 White went berserk, 2 Black, 3 both."""
+    bonus: int = 0
+    """The same bits for a berserk win that earned its extra point."""
     white_points: float | None
     black_points: float | None
     """The pairing's points, once every game of it is over."""
@@ -102,7 +110,8 @@ class YouView(BaseModel):
     withdrawn: bool
     game: str | None
     """The player's game being played now, if any."""
-    can_create: bool = False
+    berserk: bool = False
+    """In an arena: whether the player goes berserk in his coming games."""
 
 
 class TournamentSummary(BaseModel):

@@ -80,6 +80,8 @@ MAX_ROUND_ROBIN = 20
 MAX_SWISS = 100
 DEFAULT_START = 300.0
 """Seconds from creation to the start when the creator does not say."""
+BERSERK_MOVES = 7
+"""The moves a berserk player must have made in a game he wins for its extra point."""
 UNRATED = 1500.0
 """The rating that orders a player who has none in the variant."""
 FORFEITS_TO_WITHDRAW = 2
@@ -162,7 +164,9 @@ def _arena_results(row: TournamentRow) -> tuple[list[Result], set[str]]:
             if player is None:
                 points.append(0.0)
                 continue
-            points.append(float(counted[player][0][taken[player]]))
+            bit = 1 if player == game.white_id else 2
+            bonus = 1 if game.bonus & bit else 0
+            points.append(float(counted[player][0][taken[player]] + bonus))
             taken[player] += 1
         white, black = points
         results.append(Result(game.round, game.white_id, game.black_id, white, black))
@@ -217,6 +221,8 @@ def _store_round(row: TournamentRow, number: int) -> None:
                 white_id=pairing.white,
                 black_id=pairing.black,
                 kind="game",
+                berserk=0,
+                bonus=0,
             )
             if pairing.black is None:
                 if leg:
@@ -343,6 +349,10 @@ async def _score_games(
         if slot.leg == 1:  # the colours were swapped
             white, black, seated = black, white, seated[::-1]
         slot.white_points, slot.black_points = white, black
+        if slot.berserk and played.result_winner is not None:  # an arena's berserk bonus
+            winner = played.result_winner
+            if slot.berserk >> winner & 1 and _moves_of(played, winner) >= BERSERK_MOVES:
+                slot.bonus = 1 << winner
         if forfeit is not None:
             entry = entries.get(seated[forfeit] or "")
             if entry is not None:
@@ -406,6 +416,10 @@ async def _settle_arena(
     ]
     number = row.round + 1
     for board, pairing in enumerate(arena_pairs(waiting), start=1):
+        assert pairing.black is not None
+        berserk = (1 if entries[pairing.white].berserk else 0) | (
+            2 if entries[pairing.black].berserk else 0
+        )
         slot = TournamentGameRow(
             round=number,
             board=board,
@@ -413,6 +427,8 @@ async def _settle_arena(
             kind="game",
             white_id=pairing.white,
             black_id=pairing.black,
+            berserk=berserk,
+            bonus=0,
         )
         row.games.append(slot)
         started.append(await _start_game(services, session, row, slot, entries, now))
@@ -443,6 +459,7 @@ async def _start_game(
         now=now,
     )
     game_row.match_id, game_row.tournament_id = None, row.id  # a tournament's, not a match's
+    game_row.berserk = slot.berserk if slot.leg == 0 else 0  # (an arena has one leg)
     session.add(game_row)
     await session.flush()
     session.add_all(moves)
@@ -626,6 +643,8 @@ async def _view(
                     if first.black_id is None
                     else Entrant(id=first.black_id, name=names.get(first.black_id, "?")),
                     games=links,
+                    berserk=first.berserk,
+                    bonus=first.bonus,
                     white_points=sum(s.white_points or 0.0 for s in slots) if done else None,
                     black_points=sum(s.black_points or 0.0 for s in slots) if done else None,
                 )
@@ -666,6 +685,7 @@ async def _view(
             joined=entry is not None,
             withdrawn=entry is not None and entry.withdrawn is not None,
             game=current,
+            berserk=entry is not None and entry.berserk,
         )
     summary = _summary(row, table)
     return TournamentView(
@@ -788,7 +808,12 @@ async def join_tournament(
             seed = len(row.players)
         row.players.append(
             TournamentPlayerRow(
-                player_id=player.id, player=player, seed=seed, joined=now, forfeits=0
+                player_id=player.id,
+                player=player,
+                seed=seed,
+                joined=now,
+                forfeits=0,
+                berserk=False,
             )
         )
 
@@ -813,6 +838,23 @@ async def withdraw(*, services: Services, tournament_id: str, player_id: str) ->
             entry.withdrawn = now
 
     return await _change(services, tournament_id, leave, player_id)
+
+
+async def set_berserk(
+    *, services: Services, tournament_id: str, player_id: str, on: bool
+) -> TournamentView:
+    """In an arena: go berserk (or stop) in one's games paired from now on: half the time
+    on the clock, a point more for a win of at least seven moves."""
+
+    async def choose(session: AsyncSession, row: TournamentRow, now: float) -> None:
+        if row.system != "arena":
+            raise BadRequest("berserk is for arenas")
+        entry = next((e for e in row.players if e.player_id == player_id), None)
+        if entry is None:
+            raise Conflict("you are not a player of this arena")
+        entry.berserk = on
+
+    return await _change(services, tournament_id, choose, player_id)
 
 
 async def tournament_view(

@@ -27,6 +27,13 @@ function duration(seconds) {
   return days ? `${days} d ${text}` : text;
 }
 
+/** ⚡ after the name of a player who went berserk in an arena's game (+1 once it paid). */
+function berserkMark(board, bit) {
+  if (!(board.berserk & bit)) return null;
+  const paid = board.bonus & bit;
+  return h("span", { title: paid ? "Berserk: a point more" : "Berserk" }, paid ? " ⚡+1" : " ⚡");
+}
+
 function formatText(t) {
   if (t.system === "arena") {
     return `Arena of ${Math.round((t.ends_at - t.starts_at) / 60)} minutes: 2 points a win, 1 a draw, double after two wins in a row · ${t.variant} · clock ${t.clock}`;
@@ -112,7 +119,16 @@ class TournamentPage {
     if (t.system === "arena" && t.status === "playing" && t.ends_at <= this.now()) return null;
     if (you?.joined && !you.withdrawn) {
       const note = t.status === "playing" ? " (your game being played goes on: resign it or it is lost on time)" : "";
-      return h("p", { class: "row" }, h("span", {}, "You are in."), h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `Withdraw${note}`));
+      const berserk =
+        t.system === "arena"
+          ? h(
+              "button",
+              { type: "button", id: "t-berserk", "aria-pressed": you.berserk ? "true" : "false", title: "Half your time in your next games, a point more for a win of at least seven moves", onclick: () => this.act("berserk", { on: !you.berserk }) },
+              you.berserk ? "Berserk: on ⚡" : "Berserk: off",
+            )
+          : null;
+      const leave = t.system === "arena" ? "Pause" : "Withdraw";
+      return h("p", { class: "row" }, h("span", {}, "You are in."), berserk, h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `${leave}${note}`));
     }
     if (t.status === "playing" && t.system === "round-robin") return h("p", { class: "muted" }, "A round robin takes no new players once started.");
     const password = t.private ? h("input", { type: "password", id: "t-password", placeholder: "Password", "aria-label": "The tournament's password", autocomplete: "off" }) : null;
@@ -220,8 +236,8 @@ class TournamentPage {
         "tr",
         {},
         arena ? null : h("td", {}, String(board.board)),
-        h("td", {}, board.white.name),
-        h("td", {}, board.black ? board.black.name : "—"),
+        h("td", {}, board.white.name, berserkMark(board, 1)),
+        h("td", {}, board.black ? board.black.name : "—", berserkMark(board, 2)),
         h("td", {}, score),
         h("td", { class: "action" }, links.flatMap((link, i) => (i ? [" ", link] : [link]))),
       );
