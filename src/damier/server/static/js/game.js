@@ -513,14 +513,14 @@ function cap(text) {
 function renderStatus() {
   if (!state) return;
   const status = $("status");
-  // The score of a finished game ("2-0") is kept on one line.
+  // The score of a finished game ("· 2-0") is kept on one line, its dot with it.
   const pdn = state.status === "finished" && state.result?.pdn && state.result.pdn !== "*" ? state.result.pdn : null;
   // A takeback asked for comes first; the asker's own request says all while he waits.
   const takeback = takebackText();
   const text = takeback && state.takeback_offer === state.you && !myTurn() ? takeback : [takeback, statusText()].filter(Boolean).join(" ");
   status.replaceChildren(
-    text + (pdn ? " · " : ""),
-    pdn ? h("span", { class: "result-score" }, pdn) : "",
+    text + (pdn ? " " : ""),
+    pdn ? h("span", { class: "result-score" }, `· ${pdn}`) : "",
     hint ? ` ${hint}` : "",
   );
   status.classList.toggle("finished", state.status === "finished");
