@@ -350,3 +350,42 @@ def test_a_process_stopped_cleanly_counts_no_more_at_once(own_redis: RedisServer
             await two.stop()
 
     asyncio.run(scenario())
+
+
+def test_presence_changed_while_redis_was_away_is_stored_when_it_returns(
+    own_redis: RedisServer,
+) -> None:
+    """While Redis is away a process keeps its sockets' comings and goings; the heartbeat
+    after Redis returns (empty: it kept nothing) stores them, and meanwhile nobody is taken
+    for gone (a claim waits for Redis)."""
+    clock = FakeTime()
+    playing = State(3, (("ana", "white"), ("bob", "black")), True, "{}")
+
+    async def scenario() -> None:
+        one = RedisRooms(own_redis.url, clock=clock, heartbeat=3600)
+        two = RedisRooms(own_redis.url, clock=clock, heartbeat=3600)
+        await one.start()
+        await two.start()
+        try:
+            bob, watcher = Connection("bob"), Connection(None)
+            for connection in (bob, watcher):
+                connection.deliver(playing)
+            one.join("g", bob)
+            await one.arrive("g", bob, True)
+            own_redis.stop()
+            one.leave("g", bob)
+            await one.depart("g", bob, True, clock())
+            one.join("g", watcher)
+            await one.arrive("g", watcher, False)
+            assert await one.presence("g", ["bob"]) == ({}, 1)
+            left_at = clock()
+            clock.advance(5)
+            own_redis.start()
+            await one.heartbeat()
+            await two.heartbeat()
+            assert await two.presence("g", ["bob"]) == ({"bob": left_at}, 1)
+        finally:
+            await two.stop()
+            await one.stop()
+
+    asyncio.run(scenario())
