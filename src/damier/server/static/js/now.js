@@ -57,9 +57,10 @@ export class NowList {
   live(entry) {
     const score = entry.score ? ` (${entry.score.join("–")})` : "";
     const href = entry.kind === "match" ? `/matches/${encodeURIComponent(entry.id)}` : `/games/${encodeURIComponent(entry.game)}`;
+    // A guest's name in italics (a "(guest)" would change the link's accessible name).
     const names = entry.players.flatMap((name, index) => [
       index ? " – " : "",
-      h("span", { class: entry.guests?.[index] ? "now-name guest" : "now-name" }, name),
+      entry.guests?.[index] ? h("span", { class: "guest-name", title: "a guest" }, name) : name,
     ]);
     return h("li", { "data-live": entry.id }, h("a", { href }, ...names, score));
   }
