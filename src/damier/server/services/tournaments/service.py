@@ -173,11 +173,17 @@ def _arena_results(row: TournamentRow) -> tuple[list[Result], set[str]]:
     return results, {player for player, (_, fire) in counted.items() if fire}
 
 
-def _pair_round(row: TournamentRow, number: int) -> list[Pairing]:
-    """The pairings of round ``number`` (from 1)."""
+async def _pair_round(row: TournamentRow, number: int) -> list[Pairing]:
+    """The pairings of round ``number`` (from 1); a Swiss's in a worker thread (a field
+    of a hundred takes half a second)."""
     if row.system == "round-robin":
         seeds = [entry.player_id for entry in row.players]  # everyone in at the start
         return berger_rounds(seeds, row.cycles)[number - 1]
+    return await asyncio.to_thread(swiss_round, _swiss_field(row))
+
+
+def _swiss_field(row: TournamentRow) -> list[SwissPlayer]:
+    """The players to pair in a Swiss's next round, with their past."""
     scores = {entry.player_id: 0.0 for entry in row.players}
     met: dict[str, set[str]] = {entry.player_id: set() for entry in row.players}
     colours: dict[str, list[int]] = {entry.player_id: [] for entry in row.players}
@@ -205,14 +211,14 @@ def _pair_round(row: TournamentRow, number: int) -> list[Pairing]:
         )
         for e in _active(row)
     ]
-    return swiss_round(field)
+    return field
 
 
-def _store_round(row: TournamentRow, number: int) -> None:
+async def _store_round(row: TournamentRow, number: int) -> None:
     """Pair round ``number`` and store its games (none started yet)."""
     withdrawn = {entry.player_id for entry in row.players if entry.withdrawn is not None}
     bye_points = 0.0 if row.system == "round-robin" else 1.0
-    for board, pairing in enumerate(_pair_round(row, number), start=1):
+    for board, pairing in enumerate(await _pair_round(row, number), start=1):
         for leg in range(row.legs):
             game = TournamentGameRow(
                 round=number,
@@ -257,7 +263,7 @@ async def _start(session: AsyncSession, row: TournamentRow, now: float) -> None:
         return
     if row.system == "round-robin":
         row.rounds = len(berger_rounds([e.player_id for e in active], row.cycles))
-    _store_round(row, 1)
+    await _store_round(row, 1)
 
 
 # -- scoring ------------------------------------------------------------------------
@@ -326,7 +332,7 @@ async def _settle(
         if row.round >= row.rounds or (row.system == "swiss" and len(_active(row)) < 2):
             row.status, row.finished = "finished", now
             break
-        _store_round(row, row.round + 1)
+        await _store_round(row, row.round + 1)
     return started
 
 
@@ -415,7 +421,7 @@ async def _settle_arena(
         for e in free
     ]
     number = row.round + 1
-    for board, pairing in enumerate(arena_pairs(waiting), start=1):
+    for board, pairing in enumerate(await asyncio.to_thread(arena_pairs, waiting), start=1):
         assert pairing.black is not None
         berserk = (1 if entries[pairing.white].berserk else 0) | (
             2 if entries[pairing.black].berserk else 0
