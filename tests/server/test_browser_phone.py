@@ -1,7 +1,8 @@
 """The game page's layout on a phone (390x844) and a desktop (1280x900), against the real
 server (the fixtures and helpers of ``test_browser.py``): the board stays in sight while the
 move list follows the game, the match panel's table stays inside its card, and the moves of
-a board of four players are neither cut off nor broken onto two lines (issue 30)."""
+a board of four players are neither cut off nor broken onto two lines (issue 30). The
+analysis board's list of moves keeps the board in sight too."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from damier import Board
 from tests.server.test_browser import (
     Contexts,
     Page,
@@ -180,3 +182,24 @@ def test_four_players_moves_are_whole_and_in_sight(people: Contexts, size: tuple
     # A number before each round of four moves; the first move has White's colour.
     expect(moves.locator(".number")).to_have_text(["1.", "2.", "3.", "4."])
     expect(buttons.first.locator(".swatch")).to_have_attribute("title", "white")
+
+
+def test_the_analysis_board_stays_in_sight_on_a_phone(people: Contexts) -> None:
+    page = people.page(*PHONE)
+    board = Board("international")
+    line = []
+    for _ in range(30):  # a long line: its last move, the current one, far down the list
+        move = board.legal_moves[0]
+        line.append(move.notation)
+        board.push(move)
+    page.goto(f"/analysis/international?line={'+'.join(line)}")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator('#moves .tree-move[aria-current="true"]')).to_contain_text(line[-1])
+    assert_in_viewport(page, "svg.board")
+    assert page.evaluate("window.scrollY") == 0
+    # Back to the start with the keyboard: the list follows, the page stays.
+    page.keyboard.press("Home")
+    expect(page.locator('#moves .tree-move[aria-current="true"]')).to_have_count(0)
+    page.keyboard.press("End")
+    expect(page.locator('#moves .tree-move[aria-current="true"]')).to_contain_text(line[-1])
+    assert_in_viewport(page, "svg.board")
