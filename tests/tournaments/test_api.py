@@ -462,3 +462,29 @@ def test_a_berserk_player_has_half_his_time_and_a_point_more_for_a_long_win(
         tournament = wait_round(host, tid, 2)
         line = {s["id"]: s for s in tournament["standings"]}
         assert line[ana]["score"] == 3 + 2 and not boards_of(tournament, 2)[0]["bonus"]
+
+
+def test_two_servers_on_one_database_pair_a_round_once(make_app: AppFactory) -> None:
+    clock = FakeTime()
+    with TestClient(make_app(now=clock)) as first, TestClient(make_app(now=clock)) as second:
+        organiser(first)
+        created = create(first, system="swiss", rounds=2)
+        tid = created["id"]
+        players = enter(first, tid, ["Ana", "Bob", "Cid", "Dan", "Eve", "Fay"])
+        rank = {player_id: index for index, player_id in enumerate(players)}
+        clock.advance(61)  # both servers' clock tasks race to start it
+        deadline = time.monotonic() + 30
+        while (tournament := state(second, tid))["status"] != "playing":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(0.5)  # let the other clock task try too
+        tournament = state(first, tid)
+        boards = boards_of(tournament, 1)
+        assert len(boards) == 3 and all(b["games"][0]["game"] for b in boards)
+        playing = second.get("/api/games", params={"status": "playing"}).json()
+        assert sorted(g["id"] for g in playing) == sorted(b["games"][0]["game"] for b in boards)
+        tournament = play_round(players, tournament, rank)
+        time.sleep(0.5)
+        again = state(second, tid)
+        assert len(again["pairings"]) == 2 and len(boards_of(again, 2)) == 3
+        assert again["pairings"] == state(first, tid)["pairings"]

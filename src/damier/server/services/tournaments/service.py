@@ -20,6 +20,7 @@ import secrets
 from collections.abc import Awaitable, Callable
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -502,7 +503,7 @@ async def _change(
                 row.updated = now
                 await session.flush()
                 view = await _view(services, session, row, now, viewer)
-        except StaleDataError:
+        except (StaleDataError, IntegrityError):  # another process moved it on first
             raise Conflict("the tournament changed meanwhile: reload it") from None
     for game_row, game in started:
         await games.announce_game(services, game_row, game)
