@@ -139,3 +139,12 @@ def test_a_takeback_request_is_on_the_status_line(people: Contexts) -> None:
     bo.click("#takeback-accept")
     expect(ana.locator("#status")).to_have_text("Your turn.")
     expect(bo.locator("#status")).to_have_text("Waiting for Ana to move.")
+
+
+def test_the_analysis_board_says_the_same_plain_words(people: Contexts) -> None:
+    page = people.page()
+    page.goto("/analysis/international-giveaway?fen=W:W33:B22&line=33-28+22x33")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    expect(page.locator("#to-move")).to_have_text(
+        "Game over: no pieces left (giveaway: having no move wins)"
+    )

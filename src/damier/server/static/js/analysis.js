@@ -3,7 +3,7 @@
 // out, and a link to share the position and line. The server checks every position and move
 // (POST /api/analysis/position); the page only draws.
 
-import { api, h, postJSON, scrollWithin, showError } from "./api.js";
+import { api, h, postJSON, reasonText, scrollWithin, showError } from "./api.js";
 import { Board } from "./board.js";
 import { MovePicker } from "./picker.js";
 import { COLORS, normalizeMove, parseFen, squareIndex } from "./position.js";
@@ -209,7 +209,7 @@ function renderStatus() {
   const view = page.current.view;
   const turn = parseFen(page.index, page.current.fen).turn;
   $("to-move").textContent = view?.result
-    ? `Game over: ${String(view.result).replaceAll("_", " ")}`
+    ? `Game over: ${reasonText(view.result)}`
     : `${capitalised(turn)} to move`;
 }
 
