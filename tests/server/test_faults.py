@@ -18,6 +18,7 @@ import os
 import shlex
 import shutil
 import signal
+import sqlite3
 import subprocess
 import threading
 import time
@@ -30,9 +31,11 @@ import httpx
 import pytest
 from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
+from sqlalchemy import exc
 from sqlalchemy.engine import make_url
 
 from damier.compiled import build_cache
+from damier.server.store.db import LOST, UNAVAILABLE, unavailable
 from tests.server.conftest import (
     SERVER_DATABASE,
     AppFactory,
@@ -51,6 +54,55 @@ websockets_sync = pytest.importorskip("websockets.sync.client")
 needs_postgres = pytest.mark.skipif(
     SERVER_DATABASE is None, reason="needs DAMIER_DATABASE_URL (PostgreSQL)"
 )
+
+
+class _Refused(Exception):
+    """A driver's error carrying a SQLSTATE, as asyncpg's do."""
+
+    def __init__(self, sqlstate: str) -> None:
+        super().__init__(sqlstate)
+        self.sqlstate = sqlstate
+
+
+def test_only_the_errors_of_a_database_away_are_told_apart(tmp_path: Path) -> None:
+    path = tmp_path / "locked.sqlite3"
+    holder, other = sqlite3.connect(path), sqlite3.connect(path, timeout=0)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    with pytest.raises(sqlite3.OperationalError) as locked:
+        other.execute("SELECT * FROM t")
+    holder.rollback()
+    with pytest.raises(sqlite3.OperationalError) as missing:
+        other.execute("SELECT * FROM nowhere")
+    holder.close()
+    other.close()
+    with pytest.raises(ConnectionRefusedError) as refused:
+        asyncio.run(_connect_to_nothing())
+    away = {
+        "locked file": locked.value,
+        "locked file, wrapped": exc.OperationalError("SELECT", None, locked.value),
+        "refused connection": refused.value,
+        "server shutting down": _Refused("57P01"),
+        "too many connections": _Refused("53300"),
+        "no pooled connection free": exc.TimeoutError("QueuePool limit"),
+    }
+    for name, error in away.items():
+        assert unavailable(error) == UNAVAILABLE, name
+    lost = exc.DBAPIError("SELECT 1", None, _Refused("08006"), connection_invalidated=True)
+    assert unavailable(lost) == LOST
+    bugs = {
+        "no such table": exc.OperationalError("SELECT", None, missing.value),
+        "duplicate key": exc.IntegrityError("INSERT", None, _Refused("23505")),
+        "an OSError of the app's own": OSError("no such file"),
+        "a plain bug": ValueError("bad"),
+    }
+    for name, error in bugs.items():
+        assert unavailable(error) is None, name
+
+
+async def _connect_to_nothing() -> None:
+    asyncpg = pytest.importorskip("asyncpg")
+    await asyncpg.connect(host="127.0.0.1", port=_free_port(), user="x", database="x")
 
 
 def _refuse_connections(url: str, refuse: bool) -> None:

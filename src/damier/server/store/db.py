@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator, Iterator, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -35,6 +36,9 @@ UNAVAILABLE = "the database is unavailable: nothing was changed, try again"
 _AWAY_STATES = ("08", "53", "57")
 """SQLSTATE classes of a server away: connection exception, insufficient resources (too
 many connections), operator intervention (shut down, starting up)."""
+_SQLITE_AWAY = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_FULL")
+"""SQLite's errors of a file that cannot be used now (its other OperationalErrors are bugs:
+no such table, a syntax error)."""
 _DRIVERS = ("asyncpg", "sqlalchemy", "aiosqlite", "damier.server.store")
 
 
@@ -45,12 +49,14 @@ def unavailable(error: BaseException) -> str | None:
     request may be sent again (a move carries its ply: it is never applied twice)."""
     if isinstance(error, exc.TimeoutError):  # no pooled connection came free
         return UNAVAILABLE
-    if isinstance(error, exc.DBAPIError):
-        if error.connection_invalidated:
-            return LOST
-        if isinstance(error, exc.OperationalError | exc.InterfaceError):
-            return UNAVAILABLE
+    if isinstance(error, exc.DBAPIError) and error.connection_invalidated:
+        return LOST
     cause = error.orig if isinstance(error, exc.DBAPIError) else error
+    if isinstance(cause, sqlite3.Error):
+        name = getattr(cause, "sqlite_errorname", None) or ""
+        return UNAVAILABLE if name.startswith(_SQLITE_AWAY) else None
+    if isinstance(error, exc.OperationalError | exc.InterfaceError):
+        return UNAVAILABLE  # asyncpg's: a connection refused (see _refused_connects), closed
     state = getattr(cause, "sqlstate", None)
     if isinstance(state, str) and state.startswith(_AWAY_STATES):
         return UNAVAILABLE
