@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from damier.server.store.history import RatingHistoryRow
 from damier.server.store.models import GameRow, PlayerRow, RatingRow
 
 log = logging.getLogger("damier.server")
@@ -129,8 +130,9 @@ and is never rated."""
 
 async def rate_game(session: AsyncSession, row: GameRow, now: float) -> bool:
     """Update both players' ratings in the game's variant if the finished game is rated
-    (two registered human players; games of more players are never rated); in the
-    transaction that finishes the game. Returns whether it was rated."""
+    (two registered human players; games of more players are never rated), and note each
+    one's new rating in his history (``store.history``); in the transaction that finishes
+    the game. Returns whether it was rated."""
     if (
         row.status != "finished"
         or row.players != 2
@@ -188,5 +190,15 @@ async def rate_game(session: AsyncSession, row: GameRow, now: float) -> bool:
         stored_row.volatility = new.volatility
         stored_row.games += 1
         stored_row.updated = now
+        session.add(
+            RatingHistoryRow(
+                player_id=stored_row.player_id,
+                game_id=row.id,
+                variant=row.variant,
+                at=now,
+                rating=new.rating,
+                deviation=new.deviation,
+            )
+        )
     row.rated = True
     return True
