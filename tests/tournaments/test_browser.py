@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from tests.server.test_browser import (  # noqa: F401 (the fixtures)
+    SCREENSHOTS,
     Contexts,
     browser,
     expect,
@@ -95,6 +96,7 @@ def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  #
     expect(org.locator("#t-cross tbody tr").first).to_contain_text("1")
     expect(org.locator("#pairings details").first).to_contain_text("0-1")  # Ana had White
     expect(org.locator("#t-pdn")).to_have_attribute("href", f"/api/tournaments/{created['id']}/pdn")
+    org.screenshot(path=str(SCREENSHOTS / "tournament-finished.png"), full_page=True)
 
 
 def test_an_arena_from_the_lobby_form(people: Contexts) -> None:  # noqa: F811
@@ -117,6 +119,8 @@ def test_an_arena_from_the_lobby_form(people: Contexts) -> None:  # noqa: F811
     expect(org.locator("#t-berserk")).to_have_text("Berserk: off")
     org.click("#t-berserk")
     expect(org.locator("#t-berserk")).to_have_text("Berserk: on ⚡")
-    expect(org.locator("#t-withdraw")).to_contain_text("Pause")
+    expect(org.locator("#t-withdraw")).to_have_text("Withdraw")  # "Pause" once it runs
+    org.screenshot(path=str(SCREENSHOTS / "tournament-arena.png"), full_page=True)
     org.goto("/")
     expect(org.locator("#tournament-list")).to_contain_text("Arena 45 min")
+    org.screenshot(path=str(SCREENSHOTS / "tournament-lobby.png"), full_page=True)

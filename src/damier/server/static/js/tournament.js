@@ -19,6 +19,10 @@ export function points(value) {
   return whole === 0 && half ? half : `${whole}${half}`;
 }
 
+function plural(count, noun) {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 function duration(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   const days = Math.floor(s / 86400);
@@ -34,14 +38,14 @@ function berserkMark(board, bit) {
   return h("span", { title: paid ? "Berserk: a point more" : "Berserk" }, paid ? " ⚡+1" : " ⚡");
 }
 
-function formatText(t) {
+function formatText(t, title) {
   if (t.system === "arena") {
-    return `Arena of ${Math.round((t.ends_at - t.starts_at) / 60)} minutes: 2 points a win, 1 a draw, double after two wins in a row · ${t.variant} · clock ${t.clock}`;
+    return `Arena of ${Math.round((t.ends_at - t.starts_at) / 60)} minutes: 2 points a win, 1 a draw, double after two wins in a row · ${title} · clock ${t.clock}`;
   }
   const system = t.system === "round-robin" && t.cycles === 2 ? "Double round robin" : SYSTEMS[t.system];
-  const rounds = t.rounds ? `, ${t.rounds} rounds` : "";
+  const rounds = t.rounds ? `, ${plural(t.rounds, "round")}` : "";
   const games = t.games === 2 ? ", two games a pairing (colours swapped)" : "";
-  return `${system}${rounds}${games} · ${t.variant} · clock ${t.clock}`;
+  return `${system}${rounds}${games} · ${title} · clock ${t.clock}`;
 }
 
 class TournamentPage {
@@ -50,6 +54,7 @@ class TournamentPage {
     this.t = null;
     this.arrived = 0; // performance.now() when the state came
     this.seenGame = undefined; // the player's game at the first answer
+    this.title = null; // the variant's title, asked for once
     this.timer = null;
     this.ticker = null;
   }
@@ -60,7 +65,9 @@ class TournamentPage {
 
   async poll() {
     try {
-      this.show(await getJSON(url));
+      const t = await getJSON(url);
+      if (!this.title) this.title = (await getJSON(`/api/variants/${encodeURIComponent(t.variant)}`).catch(() => null))?.title;
+      this.show(t);
     } catch (error) {
       if (!this.t) {
         $("tournament").replaceChildren(
@@ -100,15 +107,15 @@ class TournamentPage {
 
   statusLine() {
     const t = this.t;
-    if (t.status === "coming") return h("p", { class: "status", id: "t-status" }, `Starts in `, h("span", { class: "countdown", id: "t-countdown" }, duration(t.starts_at - this.now())), ` · ${t.players} player${t.players === 1 ? "" : "s"} entered`);
+    if (t.status === "coming") return h("p", { class: "status", id: "t-status" }, `Starts in `, h("span", { class: "countdown", id: "t-countdown" }, duration(t.starts_at - this.now())), ` · ${plural(t.players, "player")} entered`);
     if (t.status === "playing" && t.system === "arena") {
       const left = t.ends_at - this.now();
       if (left <= 0) return h("p", { class: "status", id: "t-status" }, "Time is up: the last games are being played.");
-      return h("p", { class: "status", id: "t-status" }, "Ends in ", h("span", { class: "countdown", id: "t-countdown" }, duration(left)), ` · ${t.players} players · a free player is paired at once`);
+      return h("p", { class: "status", id: "t-status" }, "Ends in ", h("span", { class: "countdown", id: "t-countdown" }, duration(left)), ` · ${plural(t.players, "player")} · a free player is paired at once`);
     }
-    if (t.status === "playing") return h("p", { class: "status", id: "t-status" }, `Round ${t.round} of ${t.rounds} is being played · ${t.players} players`);
+    if (t.status === "playing") return h("p", { class: "status", id: "t-status" }, `Round ${t.round} of ${t.rounds} is being played · ${plural(t.players, "player")}`);
     if (t.cancelled) return h("p", { class: "status", id: "t-status" }, "Cancelled: fewer than two players at the start.");
-    const after = t.system === "arena" ? "" : ` after ${t.rounds} rounds`;
+    const after = t.system === "arena" ? "" : ` after ${plural(t.rounds, "round")}`;
     return h("p", { class: "status", id: "t-status" }, `Finished${after}. Winner: ${t.winner}.`);
   }
 
@@ -127,7 +134,7 @@ class TournamentPage {
               you.berserk ? "Berserk: on ⚡" : "Berserk: off",
             )
           : null;
-      const leave = t.system === "arena" ? "Pause" : "Withdraw";
+      const leave = t.system === "arena" && t.status === "playing" ? "Pause" : "Withdraw";
       return h("p", { class: "row" }, h("span", {}, "You are in."), berserk, h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `${leave}${note}`));
     }
     if (t.status === "playing" && t.system === "round-robin") return h("p", { class: "muted" }, "A round robin takes no new players once started.");
@@ -146,7 +153,7 @@ class TournamentPage {
     return h(
       "div",
       { class: "podium", id: "t-podium", "aria-label": "Podium" },
-      order.map((s) => h("div", { class: `place-${s.rank}` }, h("div", {}, ["🥇", "🥈", "🥉"][s.rank - 1] || ""), h("div", {}, s.name), h("div", { class: "muted" }, points(s.score)))),
+      order.map((s) => h("div", { class: `place-${s.rank}` }, h("div", { class: "muted" }, ["1st", "2nd", "3rd"][s.rank - 1] || ""), h("div", {}, s.name), h("div", { class: "muted" }, points(s.score)))),
     );
   }
 
@@ -158,13 +165,13 @@ class TournamentPage {
     $("tournament").replaceChildren(
       ...[
         h("h1", { id: "t-name" }, t.name),
-        h("p", { class: "muted" }, `${formatText(t)} · by ${t.creator}${t.private ? " · private" : ""}`),
+        h("p", { class: "muted" }, `${formatText(t, this.title || t.variant)} · by ${t.creator}${t.private ? " · private" : ""}`),
         this.statusLine(),
         this.podium(),
         yourGame,
         this.actions(),
         entrants,
-        h("p", {}, h("a", { class: "button", id: "t-pdn", href: `${url}/pdn`, download: true }, "Download every game (PDN)")),
+        t.pairings.length ? h("p", {}, h("a", { class: "button", id: "t-pdn", href: `${url}/pdn`, download: true }, "Download every game (PDN)")) : null,
       ].filter(Boolean),
     );
     this.renderStandings();
