@@ -27,6 +27,7 @@ from damier.server.routes import (
     games,
     matches,
     pages,
+    players,
     review,
     session,
     table,
@@ -44,6 +45,7 @@ from damier.server.services.games import (
     resume_computer_games,
 )
 from damier.server.services.matches import advance_matches
+from damier.server.services.pools import pair_pools
 from damier.server.services.table import presence_frame
 from damier.server.settings import Settings, SettingsError
 from damier.server.store.db import Database, unavailable
@@ -172,6 +174,8 @@ def create_app(
     app.include_router(matches.router)
     app.include_router(analysis.router)
     app.include_router(table.router)
+    app.include_router(players.router)
+    app.include_router(players.pages)
     app.include_router(ws_router)
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
@@ -206,5 +210,6 @@ async def _clock_ticker(services: Services, warmup: Warmup) -> None:
         try:
             await end_flagged_games(services=services)
             await advance_matches(services=services)
+            await pair_pools(services=services)
         except Exception:
             log.exception("clock check failed")
