@@ -67,12 +67,26 @@ def _free_port() -> int:
 
 
 def _cpu_seconds(pid: int) -> float:
-    """User and system CPU time of a process so far (Linux; 0 elsewhere)."""
+    """User and system CPU time so far of a process and its descendants still running (the
+    workers of ``--workers``, a private Redis server): Linux; 0 elsewhere."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for child in _children(pid):
+        seconds += _cpu_seconds(child)
+    return seconds
+
+
+def _children(pid: int) -> list[int]:
+    children: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        try:
+            children += [int(child) for child in task.read_text().split()]
+        except OSError:
+            continue
+    return children
 
 
 async def _wait_until_up(base: str, deadline: float) -> None:
@@ -329,6 +343,9 @@ def main() -> int:
     )
     parser.add_argument("--profile", default=None, help="run the server under cProfile, to FILE")
     parser.add_argument(
+        "--workers", type=int, default=1, help="server processes (damier serve --workers)"
+    )
+    parser.add_argument(
         "--analysis",
         action="store_true",
         help="keep an engine analysis (the analysis board's) running while the games play",
@@ -362,6 +379,7 @@ def main() -> int:
         command += ["-c", PROFILED, args.profile] if args.profile else ["-m", "damier.cli"]
         command += ["serve", "--host", HOST]
         command += ["--port", str(port), "--database", database, "--log-level", "warning"]
+        command += ["--workers", str(args.workers)]
         server = subprocess.Popen(command, env=env)
         try:
             _measure(args, base, server)

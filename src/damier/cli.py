@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import itertools
 import json
 import sys
@@ -432,22 +431,10 @@ def _compile(args: argparse.Namespace) -> int:
     return 0
 
 
-def _freeze_heap() -> None:
-    """Keep what is loaded now out of the collector's full passes.
-
-    What is loaded (modules, Numba's compiled code: hundreds of thousands of objects) lives
-    as long as the process. Frozen, it is left out of the collector's full passes, which
-    otherwise paused every game for 100-200 ms at a time under load (bench/load.py)."""
-    gc.collect()
-    gc.freeze()
-
-
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
     from pydantic import ValidationError
 
-    from damier.compiled import SERVER_STAGES, WARMUP, Progress, ProgressLines
-    from damier.server.app import create_app
+    from damier.server.serving import serve
     from damier.server.settings import Settings, SettingsError
 
     try:
@@ -464,36 +451,26 @@ def _serve(args: argparse.Namespace) -> int:
     if args.variants_dir:
         settings = settings.model_copy(update={"variants_dir": Path(args.variants_dir)})
     try:
-        app = create_app(settings)
+        return serve(
+            settings,
+            workers=args.workers,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+        )
     except SettingsError as error:
         raise ValueError(str(error)) from None
-    # The port opens at once: the kernel (what two people's games need), then the engine,
-    # are compiled (a new machine: a minute or so) or loaded from the cache in a thread,
-    # its progress told here; the requests that need them wait (damier.server.warmup).
-    lines = ProgressLines(lambda text: print(f"damier: {text}", flush=True))
 
-    def progress(report: Progress) -> None:
-        lines(report)
-        if report.event == "done":
-            _freeze_heap()  # the compiled code is loaded now
 
-    WARMUP.start(SERVER_STAGES, progress)
-    _freeze_heap()
-    # The games in memory still grow the heap: full passes are made rarer too (a move makes
-    # few objects that outlive it), so that they do not come every few seconds under load.
-    gc.set_threshold(50_000, 50, 1000)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"damier: serving on http://{host}:{args.port}/", flush=True)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=args.log_level,
-        ws_max_size=64 * 1024,
-        ws_per_message_deflate=False,
-        proxy_headers=False,
-    )
-    return 0
+def _workers(text: str) -> int:
+    """A number of server processes, 1-64 (argparse's type for ``--workers``)."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
+    if not 1 <= count <= 64:
+        raise argparse.ArgumentTypeError(f"{count} processes: give 1-64")
+    return count
 
 
 def _port(text: str) -> int:
@@ -623,6 +600,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=_port, default=8000)
     serve.add_argument("--database", default=None, help="SQLAlchemy URL (default: SQLite)")
     serve.add_argument("--variants-dir", default=None, help="a directory of variant files")
+    serve.add_argument(
+        "--workers",
+        type=_workers,
+        default=None,
+        help="server processes on the port (default: one per core when a Redis server can "
+        "share the games between them)",
+    )
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )

@@ -28,11 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, partial
+from pathlib import Path
 from typing import Literal
 
 from damier.board import Board
@@ -305,7 +308,8 @@ class Warmup:
         with self._state:
             self._current = part
         self._tell(self._report("start", part))
-        part.run()
+        with compiling_alone():
+            part.run()
         with self._state:
             self._finished.add(part)
             self._current = None
@@ -353,6 +357,26 @@ class Warmup:
             seconds=time.perf_counter() - began,
             ready=ready,
         )
+
+
+@contextlib.contextmanager
+def compiling_alone() -> Iterator[None]:
+    """Hold this user's compile lock (a file lock, so across processes): the workers of
+    ``damier serve --workers N`` starting on a cold cache take turns, each part compiled
+    by the first and loaded from the cache by the others, rather than compiled N times at
+    once on the same cores."""
+    try:
+        import fcntl
+    except ImportError:  # not on a POSIX system: no lock
+        yield
+        return
+    path = Path(tempfile.gettempdir()) / f"damier-compile-{os.getuid()}.lock"
+    with open(path, "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _wake(future: asyncio.Future[None]) -> None:

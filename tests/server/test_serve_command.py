@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +13,7 @@ import uvicorn
 
 from damier import compiled
 from damier.cli import main
+from damier.server import serving
 
 
 def test_serve_runs_uvicorn(
@@ -22,13 +26,56 @@ def test_serve_runs_uvicorn(
     )
     monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
     database = f"sqlite+aiosqlite:///{tmp_path / 'cli.sqlite3'}"
-    assert main(["serve", "--port", "8123", "--database", database]) == 0
+    assert main(["serve", "--port", "8123", "--database", database, "--workers", "1"]) == 0
     started, calls[:] = calls[0], calls[1:]
     # The compiled code is made ready in the background, started before the port opens.
     assert started == {"warm-up": ("kernel", "engine")}
     assert calls[0]["host"] == "127.0.0.1"
     assert calls[0]["port"] == 8123
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+def test_serve_with_workers_shares_a_private_redis_and_its_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
+
+    @contextlib.contextmanager
+    def fake_redis(binary: str) -> Iterator[str]:
+        yield "unix:///tmp/fake.sock"
+
+    monkeypatch.setattr(serving, "private_redis", fake_redis)
+    monkeypatch.setattr(serving, "redis_server_binary", lambda: "/usr/bin/redis-server")
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # the command sets variables
+    monkeypatch.delenv("DAMIER_REDIS_URL", raising=False)
+    monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'workers.sqlite3'}"
+    assert main(["serve", "--database", database, "--workers", "3"]) == 0
+    [(app, options)] = calls
+    assert app == "damier.server.serving:worker_app"
+    assert options["factory"] is True and options["workers"] == 3
+    assert os.environ["DAMIER_DATABASE_URL"] == database
+    assert os.environ["DAMIER_REDIS_URL"] == "unix:///tmp/fake.sock"
+    assert os.environ["DAMIER_SECRET"] == "cli-test-secret-0123456789"
+
+
+def test_serve_without_a_redis_server_runs_one_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(app))
+    monkeypatch.setattr(compiled.WARMUP, "start", lambda stages, progress: None)
+    monkeypatch.setattr(serving, "redis_server_binary", lambda: None)
+    monkeypatch.setattr(serving, "available_cores", lambda: 4)
+    monkeypatch.delenv("DAMIER_REDIS_URL", raising=False)
+    monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'one.sqlite3'}"
+    assert main(["serve", "--database", database]) == 0
+    assert len(calls) == 1 and not isinstance(calls[0], str)  # the app itself, one process
+    assert "one process (no Redis server" in capsys.readouterr().out
+    assert main(["serve", "--database", database, "--workers", "2"]) == 2
+    assert "--workers needs a Redis server" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("port", ["99999", "0", "-1", "http"])
