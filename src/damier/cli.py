@@ -615,6 +615,10 @@ def build_parser() -> argparse.ArgumentParser:
     from damier.egtb.command import add_commands
 
     add_commands(commands)
+
+    from damier.puzzles.command import add_commands as add_puzzle_commands
+
+    add_puzzle_commands(commands)
     return parser
 
 

@@ -1,0 +1,91 @@
+"""The ``damier puzzles`` command: build a puzzle file, or verify one."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from damier.puzzles.build import build
+from damier.puzzles.finding import Criteria, Finder
+from damier.puzzles.shipped import read_puzzles, shipped_path
+from damier.puzzles.verifying import verify
+from damier.rules import get_variant
+
+
+def _say(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def _build(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant).name
+    output = Path(args.output) if args.output else Path(f"{variant}.jsonl")
+    criteria = Criteria(depth=args.depth)
+    report = build(
+        variant,
+        output,
+        games=args.games,
+        minutes=args.minutes,
+        pdn=args.pdn,
+        seed=args.seed,
+        criteria=criteria,
+        report=_say,
+    )
+    themes = Counter(theme for puzzle in report.found for theme in puzzle.themes)
+    print(
+        f"{len(report.found)} new puzzles in {output} from {report.positions} positions "
+        f"of {report.games} games ({report.candidates} examined) in {report.seconds:.0f} s"
+    )
+    for theme, count in sorted(themes.items()):
+        print(f"  {theme}: {count}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    variant = get_variant(args.variant).name
+    path = Path(args.file) if args.file else shipped_path(variant)
+    puzzles = [p for p in read_puzzles(path) if p.variant == variant]
+    if args.sample is not None and args.sample < len(puzzles):
+        puzzles = random.Random(args.seed).sample(puzzles, args.sample)
+    finder = Finder(variant)
+    wrong = 0
+    for puzzle in puzzles:
+        problems = verify(puzzle, finder, every_move=args.every_move)
+        if problems:
+            wrong += 1
+            print(f"{puzzle.id}: {'; '.join(problems)}")
+    print(f"{len(puzzles) - wrong} of {len(puzzles)} puzzles verified")
+    return 1 if wrong else 0
+
+
+def add_commands(commands: Any) -> None:
+    """Add ``puzzles`` and its subcommands to the command line's subparsers."""
+    puzzles = commands.add_parser("puzzles", help="find and check puzzles")
+    sub = puzzles.add_subparsers(dest="puzzles_command", required=True)
+    build_parser = sub.add_parser(
+        "build", help="find puzzles in self-play games (or a PDN file) and append them to a file"
+    )
+    build_parser.add_argument("--variant", default="international")
+    build_parser.add_argument("--games", type=int, default=None, help="self-play games, at most")
+    build_parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
+    build_parser.add_argument("--pdn", default=None, help="read the games of this PDN file")
+    build_parser.add_argument("--seed", type=int, default=None)
+    build_parser.add_argument(
+        "--depth", type=int, default=Criteria.depth, help="plies of the deciding search"
+    )
+    build_parser.add_argument(
+        "-o", "--output", default=None, help="the JSON-lines file (default: <variant>.jsonl)"
+    )
+    build_parser.set_defaults(run=_build)
+    verify_parser = sub.add_parser("verify", help="check a puzzle file again")
+    verify_parser.add_argument("--variant", default="international")
+    verify_parser.add_argument("--file", default=None, help="default: the shipped file")
+    verify_parser.add_argument("--sample", type=int, default=None, help="check this many")
+    verify_parser.add_argument("--seed", type=int, default=None)
+    verify_parser.add_argument(
+        "--every-move", action="store_true", help="check each move of the solver too"
+    )
+    verify_parser.set_defaults(run=_verify)
