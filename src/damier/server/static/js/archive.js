@@ -1,0 +1,94 @@
+// The game archive (/archive): every finished game, newest first, filtered by player,
+// opponent, variant, mode, result, dates and opening; a page at a time ("Older games"
+// follows the answer's cursor); the filtered set's PDN in one download. The filters are
+// the page's query string, so a filtered archive can be linked to (the profile does).
+import { api, getJSON, h, showError } from "./api.js";
+import { $, day, gameLink, outcomeFor, seatCell, showWho, table } from "./player-views.js";
+
+const FIELDS = ["player", "opponent", "variant", "mode", "result", "since", "until", "opening"];
+let cursor = null;
+let rows = [];
+let playerId = null;
+
+function query() {
+  const params = new URLSearchParams();
+  for (const field of FIELDS) {
+    const value = $(`f-${field}`).value.trim();
+    if (value) params.set(field, value);
+  }
+  return params;
+}
+
+function render() {
+  const body = rows.map((g) =>
+    h(
+      "tr",
+      { "data-game": g.id },
+      h("td", {}, day(g.finished)),
+      h("td", {}, g.variant),
+      h("td", {}, g.clock?.control || "—"),
+      h("td", {}, seatCell(g.white), " – ", seatCell(g.black)),
+      h("td", {}, playerId ? outcomeFor(g, playerId) : g.result?.pdn || ""),
+      h("td", {}, String(Math.ceil(g.ply / 2))),
+      h("td", {}, g.rated ? "rated" : "casual"),
+      h("td", {}, gameLink(g, "Review")),
+    ),
+  );
+  $("archive-list").replaceChildren(
+    table(["Finished", "Variant", "Clock", "Players", "Result", "Moves", "", ""], body, "No game matches these filters.", { id: "archive-table" }),
+  );
+  $("more").hidden = cursor === null;
+}
+
+async function load(more) {
+  const params = query();
+  if (more && cursor) params.set("after", cursor);
+  const page = await getJSON(`/api/archive?${params}`);
+  rows = more ? rows.concat(page.games) : page.games;
+  cursor = page.next;
+  render();
+}
+
+async function search() {
+  const params = query();
+  history.replaceState(null, "", `/archive${params.size ? `?${params}` : ""}`);
+  $("pdn").href = `/api/archive/pdn?${params}`;
+  playerId = null;
+  const player = params.get("player");
+  if (player) {
+    try {
+      playerId = (await getJSON(`/api/profiles/${encodeURIComponent(player)}`)).id;
+    } catch {
+      playerId = null;
+    }
+  }
+  await load(false);
+}
+
+function report(error) {
+  showError($("error"), error.message || String(error));
+}
+
+async function main() {
+  await showWho();
+  const select = $("f-variant");
+  try {
+    for (const v of await api.variants()) select.append(h("option", { value: v.name }, v.title || v.name));
+  } catch (error) {
+    report(error);
+  }
+  const given = new URLSearchParams(location.search);
+  for (const field of FIELDS) if (given.has(field)) $(`f-${field}`).value = given.get(field);
+  $("filters").addEventListener("submit", (event) => {
+    event.preventDefault();
+    search().catch(report);
+  });
+  $("clear").addEventListener("click", () => {
+    for (const field of FIELDS) $(`f-${field}`).value = "";
+    search().catch(report);
+  });
+  $("more").addEventListener("click", () => load(true).catch(report));
+  await search().catch(report);
+}
+
+main();
