@@ -36,7 +36,7 @@ def _history(path: Path) -> list[tuple[str, str, str, float, float, float]]:
             )
         ).all()
     engine.dispose()
-    return [tuple(row) for row in rows]  # type: ignore[misc]
+    return [tuple(row) for row in rows]
 
 
 def test_history_rebuilt_from_rated_games(make_app: AppFactory, database: Path) -> None:
@@ -45,14 +45,14 @@ def test_history_rebuilt_from_rated_games(make_app: AppFactory, database: Path) 
         register(ana, "Ana")
         bo, _ = browser(ana, "Bo")
         cy, _ = browser(ana, "Cy")
-        for play in (
-            lambda: won_by(ana, bo),
-            lambda: drawn(bo, cy, variant="international"),
-            lambda: won_by(cy, ana),
-            lambda: won_by(bo, ana),
-            lambda: drawn(ana, cy),
+        for white, black, outcome, variant in (
+            (ana, bo, won_by, "russian"),
+            (bo, cy, drawn, "international"),
+            (cy, ana, won_by, "russian"),
+            (bo, ana, won_by, "russian"),
+            (ana, cy, drawn, "russian"),
         ):
-            play()
+            outcome(white, black, variant)
             clock.advance(30)
     written = _history(database)
     assert len(written) == 10
