@@ -198,24 +198,29 @@ async def pair_pools(*, services: Services) -> int:
     lock = _stepping.setdefault(services, asyncio.Lock())
     async with lock:
         now = services.now()
-        async with services.database.session() as session, session.begin():
-            await session.execute(
-                delete(PoolEntryRow).where(
-                    or_(
-                        and_(PoolEntryRow.paired.is_(None), PoolEntryRow.seen < now - GONE_AFTER),
-                        PoolEntryRow.paired < now - PAIRED_KEPT,
+        # A read first: the clock ticker runs this often, and the pools are mostly empty.
+        async with services.database.session() as session:
+            rows = (await session.scalars(select(PoolEntryRow))).all()
+        if not rows:
+            return 0
+        gone_waiting = and_(PoolEntryRow.paired.is_(None), PoolEntryRow.seen < now - GONE_AFTER)
+        gone_paired = PoolEntryRow.paired < now - PAIRED_KEPT
+        gone = [
+            row.player_id
+            for row in rows
+            if (row.paired is None and row.seen < now - GONE_AFTER)
+            or (row.paired is not None and row.paired < now - PAIRED_KEPT)
+        ]
+        if gone:
+            async with services.database.session() as session, session.begin():
+                await session.execute(
+                    delete(PoolEntryRow).where(
+                        PoolEntryRow.player_id.in_(gone), or_(gone_waiting, gone_paired)
                     )
                 )
-            )
-            rows = (
-                await session.scalars(
-                    select(PoolEntryRow)
-                    .where(PoolEntryRow.paired.is_(None))
-                    .order_by(PoolEntryRow.joined)
-                )
-            ).all()
-            pools: dict[tuple[str, str], list[_Waiting]] = {}
-            for row in rows:
+        pools: dict[tuple[str, str], list[_Waiting]] = {}
+        for row in sorted(rows, key=lambda row: row.joined):
+            if row.paired is None and row.player_id not in gone:
                 entry = _Waiting(row.player_id, row.variant, row.clock, row.rating, row.joined)
                 pools.setdefault((row.variant, row.clock), []).append(entry)
         made = 0
