@@ -59,6 +59,8 @@ def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  #
 
     # A tournament that starts in a few seconds: two players join, the round starts, and
     # each page goes to its player's game.
+    ana = people.page()
+    set_name(ana, "Ana")
     created = fetch(
         org,
         "POST",
@@ -68,20 +70,19 @@ def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  #
             "variant": "russian",
             "clock": "3+2",
             "system": "round-robin",
-            "starts_in": 4,
+            "starts_in": 10,
         },
     )
     page_url = f"/tournaments/{created['id']}"
-    ana = people.page()
-    set_name(ana, "Ana")
+    joined = fetch(org, "POST", f"/api/tournaments/{created['id']}/join")
+    assert joined["you"]["joined"]
+    org.goto(page_url)  # open before the start: it goes to the game when the game appears
+    expect(org.locator("#t-withdraw")).to_be_visible()
     ana.goto(page_url)
     ana.click("#t-join")
     expect(ana.locator("#t-withdraw")).to_be_visible()
-    org.goto(page_url)
-    org.click("#t-join")
-    expect(org.locator("#t-entrants")).to_contain_text("Ana")
-    org.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=20_000)
-    ana.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=20_000)
+    org.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=30_000)
+    ana.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=30_000)
     game_id = ana.url.rsplit("/", 1)[-1]
     assert org.url.endswith(game_id)
     fetch(ana, "POST", f"/api/games/{game_id}/resign")
@@ -94,7 +95,7 @@ def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  #
     expect(standings.locator("tbody tr").first).to_contain_text("Orga")
     expect(org.locator("#t-cross tbody tr").first).to_contain_text("×")
     expect(org.locator("#t-cross tbody tr").first).to_contain_text("1")
-    expect(org.locator("#pairings details").first).to_contain_text("0-1")  # Ana had White
+    expect(org.locator("#pairings details").first).to_contain_text("1-0")  # Orga had White
     expect(org.locator("#t-pdn")).to_have_attribute("href", f"/api/tournaments/{created['id']}/pdn")
     org.screenshot(path=str(SCREENSHOTS / "tournament-finished.png"), full_page=True)
 
