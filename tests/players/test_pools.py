@@ -129,3 +129,53 @@ def test_pairs_take_the_nearest_rating() -> None:
     # Bo and Dov are 910 apart: they meet once the longer wait accepts it.
     later = pairs_of([bo, dov], 95.0 + (910.0 - 100.0) / 10.0)
     assert [(a.player_id, b.player_id) for a, b in later] == [("bo", "dov")]
+
+
+def test_two_servers_pair_a_player_once(make_app: AppFactory, clock: FakeTime) -> None:
+    """The pools are the database's: two processes running the pool step at once make
+    one game of two waiting players (a pair is claimed by one conditional update)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sqlalchemy import func, select
+
+    from damier.server.services.pools import pair_pools
+    from damier.server.store.history import PoolEntryRow
+    from damier.server.store.models import GameRow
+
+    with (
+        TestClient(make_app(now=clock, clock_tick=3600.0)) as one,
+        TestClient(make_app(now=clock, clock_tick=3600.0)) as two,
+    ):
+        ids = [sign_in(one, "Ana"), sign_in(two, "Bo")]
+
+        async def wait_both(session: AsyncSession) -> None:
+            for player_id in ids:
+                session.add(
+                    PoolEntryRow(
+                        player_id=player_id,
+                        variant="russian",
+                        clock="3+2",
+                        rating=1500.0,
+                        joined=clock(),
+                        seen=clock(),
+                    )
+                )
+
+        in_database(one, wait_both)
+
+        def step(client: TestClient) -> int:
+            services = client.app.state.services  # type: ignore[attr-defined]
+            assert client.portal is not None
+            made: int = client.portal.call(lambda: pair_pools(services=services))
+            return made
+
+        with ThreadPoolExecutor(2) as pool:
+            made = list(pool.map(step, [one, two, one, two]))
+        assert sum(made) == 1
+
+        async def games(session: AsyncSession) -> int:
+            return int(await session.scalar(select(func.count()).select_from(GameRow)) or 0)
+
+        assert in_database(two, games) == 1
+        game = one.get("/api/pools").json()["you"]["game"]
+        assert game is not None and two.get("/api/pools").json()["you"]["game"] == game
