@@ -47,7 +47,8 @@ function showMe() {
   const who = document.getElementById("who");
   const status = document.getElementById("name-status");
   if (me) {
-    who.textContent = `Playing as ${me.name}`;
+    const page = h("a", { href: `/players/${encodeURIComponent(me.name)}` }, me.name);
+    who.replaceChildren("Playing as ", page);
     status.textContent = `You play as ${me.name}.`;
     const input = document.getElementById("name-input");
     if (!input.value) input.value = me.name;
