@@ -1,2 +1,4 @@
-"""Tournaments (issue 32): round robin and Swiss, their pairing (:mod:`.pairing`), their
-standings and tie-breaks (:mod:`.standings`) and the server's service (:mod:`.service`)."""
+"""Tournaments (issue 32): round robin, Swiss and arena. Pure: their pairing
+(:mod:`.pairing`) and their standings and tie-breaks (:mod:`.standings`). On the rows:
+:mod:`.records` reads them, :mod:`.progress` moves a tournament on, :mod:`.views` shows it,
+and :mod:`.service` is what the routes call."""
