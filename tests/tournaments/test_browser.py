@@ -85,7 +85,13 @@ def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  #
     ana.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=30_000)
     game_id = ana.url.rsplit("/", 1)[-1]
     assert org.url.endswith(game_id)
+    expect(ana.locator("#abort")).to_be_hidden()  # a tournament's game is never aborted
     fetch(ana, "POST", f"/api/games/{game_id}/resign")
+    back = ana.locator("#tournament-link")
+    expect(back).to_have_attribute("href", page_url)
+    expect(ana.locator("#rematch")).to_be_hidden()
+    back.click()
+    ana.wait_for_url(re.compile(r"/tournaments/[^/]+$"))
 
     org.goto(page_url)
     expect(org.locator("#t-status")).to_contain_text("Winner: Orga")
