@@ -83,6 +83,8 @@ def test_filters(games: tuple[TestClient, dict[str, str]]) -> None:
     assert found(client, ids, "opening=33-28%2018-23") == []
     rows = {game["id"]: game for game in client.get("/api/archive").json()["games"]}
     assert rows[ids["g3"]]["ply"] == 2 and rows[ids["g3"]]["rated"]
+    assert rows[ids["g3"]]["opening"] == ["32-28", "18-23"]
+    assert rows[ids["g1"]]["opening"] == []
     assert rows[ids["g3"]]["white"]["name"] == "Bo"
     assert rows[ids["g3"]]["result"]["winner"] == "white"
 

@@ -87,8 +87,10 @@ def test_profile_shows_the_rating_chart(people: Contexts) -> None:  # noqa: F811
     zoe.select_option("#f-result", "loss")
     zoe.click("#filters button[type=submit]")
     expect(zoe.locator("#archive-table tbody tr")).to_have_count(1)
+    zoe.screenshot(path=str(SCREENSHOTS / "damier-archive.png"), full_page=True)
     zoe.goto("/players?variant=russian")
     expect(zoe.locator("#your-place")).to_contain_text("not ranked")
+    zoe.screenshot(path=str(SCREENSHOTS / "damier-leaderboard.png"), full_page=True)
 
 
 def test_quick_pairing_from_the_lobby(people: Contexts) -> None:  # noqa: F811
@@ -104,6 +106,7 @@ def test_quick_pairing_from_the_lobby(people: Contexts) -> None:  # noqa: F811
     expect(vic.locator('#quick-pairing button[data-clock="5+3"]')).to_contain_text(
         "1 waiting", timeout=15_000
     )
+    vic.screenshot(path=str(SCREENSHOTS / "damier-quick-pairing.png"))
     vic.click('#quick-pairing button[data-clock="5+3"]')
     vic.wait_for_url(re.compile(r"/games/[^/]+$"))
     una.wait_for_url(re.compile(r"/games/[^/]+$"))

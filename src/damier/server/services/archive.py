@@ -34,6 +34,7 @@ PDN_GAMES = 100
 """The games of a PDN download unless fewer are asked for."""
 MAX_PDN_GAMES = 1000
 MAX_OPENING_PLIES = 12
+SHOWN_OPENING = 4
 
 ArchiveMode = Literal["single", "match", "losing", "tournament", "rated", "casual"]
 ArchiveResult = Literal["white", "black", "draw", "win", "loss"]
@@ -68,6 +69,8 @@ class ArchiveGame(GameSummary):
     ply: int
     """Moves played (plies)."""
     rated: bool
+    opening: list[str]
+    """The first moves (up to :data:`SHOWN_OPENING` plies)."""
 
 
 class ArchivePage(BaseModel):
@@ -211,6 +214,15 @@ async def search(
             conditions.append(await _after(session, after))
         query = _newest_first(select(GameRow).where(*conditions)).limit(limit + 1)
         rows = list((await session.scalars(query)).unique().all())
+        openings: dict[str, list[str]] = {row.id: [] for row in rows[:limit]}
+        if openings:
+            first_moves = (
+                select(MoveRow.game_id, MoveRow.notation)
+                .where(MoveRow.game_id.in_(openings), MoveRow.ply <= SHOWN_OPENING)
+                .order_by(MoveRow.game_id, MoveRow.ply)
+            )
+            for game_id, notation in (await session.execute(first_moves)).all():
+                openings[game_id].append(notation)
         now = services.now()
         games = [
             ArchiveGame(
@@ -218,6 +230,7 @@ async def search(
                 finished=row.finished,
                 ply=row.ply,
                 rated=row.rated,
+                opening=openings[row.id],
             )
             for row in rows[:limit]
         ]

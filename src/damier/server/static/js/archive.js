@@ -29,13 +29,14 @@ function render() {
       h("td", {}, g.clock?.control || "—"),
       h("td", {}, seatCell(g.white), " – ", seatCell(g.black)),
       h("td", {}, playerId ? outcomeFor(g, playerId) : g.result?.pdn || ""),
+      h("td", { class: "opening" }, g.opening.join(" ") + (g.ply > g.opening.length ? " …" : "")),
       h("td", {}, String(Math.ceil(g.ply / 2))),
       h("td", {}, g.rated ? "rated" : "casual"),
       h("td", {}, gameLink(g, "Review")),
     ),
   );
   $("archive-list").replaceChildren(
-    table(["Finished", "Variant", "Clock", "Players", "Result", "Moves", "", ""], body, "No game matches these filters.", { id: "archive-table" }),
+    table(["Finished", "Variant", "Clock", "Players", "Result", "Opening", "Moves", "", ""], body, "No game matches these filters.", { id: "archive-table" }),
   );
   $("more").hidden = cursor === null;
 }
