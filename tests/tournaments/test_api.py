@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from damier.server.store.models import RatingRow
 from tests.server.conftest import AppFactory, FakeTime, another, sign_in
 
 PASSWORD = "correct horse battery"
@@ -488,3 +489,35 @@ def test_two_servers_on_one_database_pair_a_round_once(make_app: AppFactory) -> 
         again = state(second, tid)
         assert len(again["pairings"]) == 2 and len(boards_of(again, 2)) == 3
         assert again["pairings"] == state(first, tid)["pairings"]
+
+
+def test_players_are_numbered_by_their_rating_in_the_variant(make_app: AppFactory) -> None:
+    clock = FakeTime()
+    with TestClient(make_app(now=clock)) as host:
+        organiser(host)
+        created = create(host, system="round-robin")
+        players = enter(host, created["id"], ["Ana", "Bob", "Cid", "Dan"])
+        _, _, cid, dan = players
+        services = host.app.state.services  # type: ignore[attr-defined]
+
+        async def rate() -> None:  # Dan 1900, Cid 1700, Ana and Bob unrated (1500)
+            async with services.database.session() as session, session.begin():
+                for player_id, rating in ((dan, 1900.0), (cid, 1700.0)):
+                    session.add(
+                        RatingRow(
+                            player_id=player_id,
+                            variant="russian",
+                            rating=rating,
+                            deviation=60.0,
+                            volatility=0.06,
+                            games=30,
+                            updated=clock(),
+                        )
+                    )
+
+        host.portal.call(rate)  # type: ignore[union-attr]
+        clock.advance(61)
+        tournament = state(host, created["id"])
+        # Berger round 1 of four: 1-4, 2-3 with 1 Dan, 2 Cid, 3 Ana, 4 Bob (entry order).
+        pairs = [(b["white"]["name"], b["black"]["name"]) for b in boards_of(tournament, 1)]
+        assert pairs == [("Dan", "Bob"), ("Cid", "Ana")]
