@@ -53,7 +53,11 @@ def sitters(row: GameRow) -> list[Sitter]:
 
 def seat_view(row: GameRow, player: int) -> SeatView:
     """The seat of ``player`` (0 White, 1 Black, ...)."""
-    kind, level, _, person = sitters(row)[player]
+    return _seat_view(sitters(row)[player], player)
+
+
+def _seat_view(sitter: Sitter, player: int) -> SeatView:
+    kind, level, _, person = sitter
     color = COLORS[player]
     if kind == "computer":
         name = f"Computer (level {level})"
@@ -186,7 +190,7 @@ def _played(ply: int, move: Move, notation: str) -> PlayedMove:
 
 
 def _seats(row: GameRow) -> list[SeatView]:
-    return [seat_view(row, player) for player in range(row.players)]
+    return [_seat_view(sitter, player) for player, sitter in enumerate(sitters(row))]
 
 
 def state_view(row: GameRow, game: Game, now: float, viewer: str | None = None) -> GameState:
