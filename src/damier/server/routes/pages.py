@@ -1,5 +1,5 @@
-"""The browser pages: the lobby, a game, a match, the analysis board, a variant's rules
-(files of ``static/``)."""
+"""The browser pages: the lobby, a game, a match, the analysis board, a variant's rules,
+the puzzle trainer (files of ``static/``)."""
 
 from __future__ import annotations
 
@@ -49,6 +49,16 @@ async def tournament_page(tournament_id: str) -> Response:
 @router.get("/analysis/{variant}")
 async def analysis_page(variant: str) -> Response:
     return _page("analysis.html")
+
+
+@router.get("/puzzles")
+async def puzzles_choice() -> Response:
+    return _page("puzzles.html")
+
+
+@router.get("/puzzles/{variant}")
+async def puzzles_page(variant: str) -> Response:
+    return _page("puzzles.html")
 
 
 @router.get("/rules/{variant}")

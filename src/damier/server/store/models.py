@@ -342,3 +342,66 @@ class TournamentGameRow(Base):
     bonus: Mapped[int] = mapped_column(Integer, default=0)
     """In an arena, once scored: the same bits for the berserk players who won it with at
     least seven moves of their own (a point more)."""
+
+
+class PuzzleRatingRow(Base):
+    """A puzzle's Glicko-2 rating (``services.puzzles``), made at its first rated attempt
+    from the rating it was shipped with."""
+
+    __tablename__ = "puzzle_ratings"
+
+    puzzle_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64), index=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    """Rated attempts (a player's first at this puzzle)."""
+    solved: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class PuzzlePlayerRow(Base):
+    """A player's (or guest's) puzzle rating in one variant, apart from his game rating."""
+
+    __tablename__ = "puzzle_players"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    variant: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer)
+    solved: Mapped[int] = mapped_column(Integer)
+    streak: Mapped[int] = mapped_column(Integer)
+    """Rated puzzles solved in a row (a failure sets it back to 0)."""
+    best_streak: Mapped[int] = mapped_column(Integer)
+    updated: Mapped[float] = mapped_column(Float)
+
+
+class PuzzleAttemptRow(Base):
+    """One finished attempt at a puzzle: solved, failed or given up. Only a player's first
+    attempt at a puzzle (``number`` 1) is rated."""
+
+    __tablename__ = "puzzle_attempts"
+
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    puzzle_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    """1 for the player's first attempt at this puzzle, then 2, 3, ..."""
+    variant: Mapped[str] = mapped_column(String(64))
+    at: Mapped[float] = mapped_column(Float)
+    solved: Mapped[bool] = mapped_column(Boolean)
+    moves: Mapped[str] = mapped_column(Text)
+    """The solver's moves played, space-separated (the wrong one last when failed)."""
+    rating: Mapped[float | None] = mapped_column(Float)
+    """The player's puzzle rating after this attempt, when it was rated."""
+
+
+PUZZLE_HISTORY = Index(
+    "ix_puzzle_attempts_player_variant_at",
+    PuzzleAttemptRow.player_id,
+    PuzzleAttemptRow.variant,
+    PuzzleAttemptRow.at,
+)
+"""A player's history in one variant is one range of this index."""

@@ -1,0 +1,52 @@
+"""The puzzle trainer's API: the sets, the next puzzle, an attempt, a player's history."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from damier.server.deps import PlayerDep, ServicesDep
+from damier.server.services import puzzles
+from damier.server.services.puzzles import (
+    AttemptIn,
+    AttemptResult,
+    Mode,
+    NextPuzzle,
+    PuzzleHistory,
+    PuzzleSet,
+)
+
+router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
+
+
+@router.get("", response_model=list[PuzzleSet])
+async def list_sets() -> list[PuzzleSet]:
+    return puzzles.puzzle_sets()
+
+
+@router.get("/{variant}/next", response_model=NextPuzzle)
+async def next_puzzle(
+    variant: str,
+    services: ServicesDep,
+    player: PlayerDep,
+    theme: Annotated[str | None, Query(max_length=40)] = None,
+    mode: Mode = "rated",
+) -> NextPuzzle:
+    return await puzzles.next_puzzle(
+        services=services, player_id=player.id, variant=variant, theme=theme or None, mode=mode
+    )
+
+
+@router.get("/{variant}/history", response_model=PuzzleHistory)
+async def history(variant: str, services: ServicesDep, player: PlayerDep) -> PuzzleHistory:
+    return await puzzles.history(services=services, player_id=player.id, variant=variant)
+
+
+@router.post("/{puzzle_id}/attempt", response_model=AttemptResult)
+async def attempt(
+    puzzle_id: str, body: AttemptIn, services: ServicesDep, player: PlayerDep
+) -> AttemptResult:
+    return await puzzles.attempt(
+        services=services, player_id=player.id, puzzle_id=puzzle_id, attempt=body
+    )
