@@ -31,6 +31,7 @@ from damier.server.routes import (
     review,
     session,
     table,
+    tournaments,
     variants,
 )
 from damier.server.routes.pages import STATIC
@@ -47,6 +48,7 @@ from damier.server.services.games import (
 from damier.server.services.matches import advance_matches
 from damier.server.services.pools import pair_pools
 from damier.server.services.table import presence_frame
+from damier.server.services.tournaments.service import advance_tournaments
 from damier.server.settings import Settings, SettingsError
 from damier.server.store.db import Database, unavailable
 from damier.server.warmup import WaitForKernel
@@ -174,6 +176,7 @@ def create_app(
     app.include_router(matches.router)
     app.include_router(analysis.router)
     app.include_router(table.router)
+    app.include_router(tournaments.router)
     app.include_router(players.router)
     app.include_router(players.pages)
     app.include_router(ws_router)
@@ -210,6 +213,7 @@ async def _clock_ticker(services: Services, warmup: Warmup) -> None:
         try:
             await end_flagged_games(services=services)
             await advance_matches(services=services)
+            await advance_tournaments(services=services)
             await pair_pools(services=services)
         except Exception:
             log.exception("clock check failed")
