@@ -66,6 +66,9 @@ def test_two_players_in_a_pool_get_one_game(client: TestClient) -> None:
     game_id = paired["you"]["game"]
     assert game_id is not None
     assert client.get("/api/pools").json()["you"]["game"] == game_id
+    # Each is told once: back in the lobby later, nobody is sent to that game again.
+    assert client.get("/api/pools").json()["you"] is None
+    assert bo.get("/api/pools").json()["you"] is None
     assert waiting(client, "russian", "3+2") == 0
     assert waiting(client, "russian", "5+3") == 1
     game = client.get(f"/api/games/{game_id}").json()
@@ -77,11 +80,11 @@ def test_two_players_in_a_pool_get_one_game(client: TestClient) -> None:
     mine = client.get(f"/api/players/{ana_id}/games").json()["games"]
     assert [g["id"] for g in mine] == [game_id]
 
-    # Leaving: Cy's pool is empty again; a paired player's leave keeps his game.
+    # Leaving: Cy's pool is empty again.
     assert cy.delete("/api/pools").status_code == 204
     assert waiting(client, "russian", "5+3") == 0
+    assert cy.get("/api/pools").json()["you"] is None
     assert bo.delete("/api/pools/russian/3+2").status_code == 204
-    assert bo.get("/api/pools").json()["you"]["game"] == game_id
 
 
 def test_the_rating_range_widens_with_the_wait(client: TestClient, clock: FakeTime) -> None:

@@ -38,7 +38,7 @@ RANGE_GROWTH = 10.0
 GONE_AFTER = 30.0
 """A waiting player whose page has not asked about the pools for this long has left."""
 PAIRED_KEPT = 120.0
-"""How long a paired entry stays for the player's pages to find his game."""
+"""How long a paired entry waits for the player's pages to read it (then it is deleted)."""
 
 _stepping: weakref.WeakKeyDictionary[Services, asyncio.Lock] = weakref.WeakKeyDictionary()
 
@@ -146,6 +146,16 @@ async def pools_view(*, services: Services, player_id: str | None, step: bool = 
         ]
         mine = await session.get(PoolEntryRow, player_id) if player_id is not None else None
         you = None
+        if mine is not None and mine.game_id is not None:
+            # Told once: his pages go to the game, and a later visit to the lobby must not
+            # send him back to it.
+            await session.execute(
+                delete(PoolEntryRow).where(
+                    PoolEntryRow.player_id == mine.player_id,
+                    PoolEntryRow.game_id == mine.game_id,
+                )
+            )
+            await session.commit()
         if mine is not None:
             waited = now - mine.joined
             you = YourPool(
