@@ -28,6 +28,7 @@ from damier.server.routes import (
     matches,
     pages,
     players,
+    puzzles,
     review,
     session,
     table,
@@ -173,6 +174,7 @@ def create_app(
     app.include_router(accounts.router)
     app.include_router(games.router)
     app.include_router(review.router)
+    app.include_router(puzzles.router)
     app.include_router(matches.router)
     app.include_router(analysis.router)
     app.include_router(table.router)
