@@ -77,6 +77,7 @@ def test_profile_shows_the_rating_chart(people: Contexts) -> None:  # noqa: F811
     # Yan sees his score against Zoe on her page; a point of the chart opens its game.
     yan.goto("/players/zoe")
     expect(yan.locator("#versus-overall")).to_contain_text("2 won · 0 drawn · 1 lost")
+    expect(yan.locator("#versus a")).to_have_attribute("href", "/archive?player=Zoe&opponent=Yan")
     yan.locator("svg.rating-chart circle[data-game]").first.click()
     yan.wait_for_url(re.compile(rf"/games/{games[0]}$"))
 

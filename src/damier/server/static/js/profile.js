@@ -135,6 +135,9 @@ function render(page) {
     $("versus-body").replaceChildren(
       h("p", { id: "versus-overall" }, `${page.name} against you: ${tallyText(v.overall)}`),
       table(["Variant", "Won", "Drawn", "Lost"], v.variants.map((t) => [t.variant, String(t.wins), String(t.draws), String(t.losses)]), ""),
+      v.overall.games
+        ? h("p", {}, h("a", { href: `/archive?player=${encodeURIComponent(page.name)}&opponent=${encodeURIComponent(v.opponent)}` }, "Your games together"))
+        : "",
     );
   }
   $("current").replaceChildren(gamesTable(page.current, page.id, "No game being played."));
