@@ -1,4 +1,5 @@
-"""``damier puzzles build``: puzzles from engine self-play games or from a PDN file.
+"""``damier puzzles build``: puzzles from engine self-play games, a PDN file, or games
+recorded elsewhere (the server's finished games).
 
 Self-play games pair two random levels from :data:`LEVELS` (weak levels blunder into the
 shots a puzzle needs); every position of a game where the side to move passes
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,6 +112,22 @@ def prune(puzzles: list[Puzzle]) -> list[Puzzle]:
     return [p for p in puzzles if p.fen not in tails]
 
 
+def recorded_positions(
+    variant: str, recorded: Iterable[tuple[str | None, list[str]]]
+) -> Iterator[tuple[int, Board]]:
+    """(game number, position) of recorded games: (start FEN or None, notations) each."""
+    rules = get_variant(variant)
+    for number, (fen, notations) in enumerate(recorded, start=1):
+        try:
+            board = Board(rules, fen)
+            for notation in notations:
+                if board.legal_moves:
+                    yield number, board.copy()
+                board.push(notation)
+        except ValueError:
+            continue
+
+
 def build(
     variant: str,
     output: Path,
@@ -118,6 +135,7 @@ def build(
     games: int | None = None,
     minutes: float | None = None,
     pdn: str | None = None,
+    recorded: Iterable[tuple[str | None, list[str]]] | None = None,
     seed: int | None = None,
     criteria: Criteria | None = None,
     report: Callable[[str], None] | None = None,
@@ -133,12 +151,15 @@ def build(
             known.update(later_starts(old))
     finder = Finder(rules.name, criteria)
     result = BuildReport()
-    source = "self-play" if pdn is None else f"pdn:{Path(pdn).name}"
-    positions = (
-        self_play_positions(rules.name, random.Random(seed), games, deadline)
-        if pdn is None
-        else pdn_positions(rules.name, Path(pdn).read_text(encoding="utf-8"))
-    )
+    positions: Iterator[tuple[int, Board]]
+    if recorded is not None:
+        source, positions = "games", recorded_positions(rules.name, recorded)
+    elif pdn is not None:
+        source = f"pdn:{Path(pdn).name}"
+        positions = pdn_positions(rules.name, Path(pdn).read_text(encoding="utf-8"))
+    else:
+        source = "self-play"
+        positions = self_play_positions(rules.name, random.Random(seed), games, deadline)
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("a", encoding="utf-8") as out:
         for number, board in positions:

@@ -20,8 +20,47 @@ def _say(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
 
 
+def server_games(url: str, variant: str) -> list[tuple[str | None, list[str]]]:
+    """The finished games of ``variant`` in the server's database at ``url``: (start FEN,
+    moves) each."""
+    import asyncio
+
+    from sqlalchemy import select
+
+    from damier.server.store.db import Database
+    from damier.server.store.models import GameRow, MoveRow
+
+    async def read() -> list[tuple[str | None, list[str]]]:
+        database = Database(url)
+        try:
+            async with database.session() as session:
+                rows = (
+                    await session.execute(
+                        select(GameRow.id, GameRow.start_fen).where(
+                            GameRow.status == "finished",
+                            GameRow.variant == variant,
+                            GameRow.players == 2,
+                        )
+                    )
+                ).all()
+                games = []
+                for game_id, start_fen in rows:
+                    moves = await session.scalars(
+                        select(MoveRow.notation)
+                        .where(MoveRow.game_id == game_id)
+                        .order_by(MoveRow.ply)
+                    )
+                    games.append((start_fen or None, list(moves.all())))
+                return games
+        finally:
+            await database.engine.dispose()
+
+    return asyncio.run(read())
+
+
 def _build(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant).name
+    recorded = server_games(args.database, variant) if args.database else None
     output = Path(args.output) if args.output else Path(f"{variant}.jsonl")
     criteria = Criteria(depth=args.depth)
     report = build(
@@ -30,6 +69,7 @@ def _build(args: argparse.Namespace) -> int:
         games=args.games,
         minutes=args.minutes,
         pdn=args.pdn,
+        recorded=recorded,
         seed=args.seed,
         criteria=criteria,
         report=_say,
@@ -72,6 +112,9 @@ def add_commands(commands: Any) -> None:
     build_parser.add_argument("--games", type=int, default=None, help="self-play games, at most")
     build_parser.add_argument("--minutes", type=float, default=None, help="stop after this long")
     build_parser.add_argument("--pdn", default=None, help="read the games of this PDN file")
+    build_parser.add_argument(
+        "--database", default=None, help="read the finished games of a server's database (URL)"
+    )
     build_parser.add_argument("--seed", type=int, default=None)
     build_parser.add_argument(
         "--depth", type=int, default=Criteria.depth, help="plies of the deciding search"

@@ -1,0 +1,52 @@
+"""``damier puzzles build`` and ``verify`` on recorded games (a PDN file, a list of games)
+and a few self-play games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from damier.cli import main
+from damier.puzzles import read_puzzles
+from damier.puzzles.build import build
+
+PDN = """[Event "A composed shot, played out"]
+[GameType "25"]
+[FEN "W:W12,16,31,32:B7,14,15,25"]
+1. 16-11 7x16 2. 12x17 *
+
+[Event "Another game"]
+[GameType "25"]
+1. 22-18 11-15 2. 18x11 8x15 *
+"""
+
+
+def test_build_from_a_pdn_file_then_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games = tmp_path / "games.pdn"
+    games.write_text(PDN, encoding="utf-8")
+    output = tmp_path / "russian.jsonl"
+    arguments = ["puzzles", "build", "--variant", "russian", "--pdn", str(games)]
+    assert main([*arguments, "-o", str(output)]) == 0
+    assert "1 new puzzles" in capsys.readouterr().out
+    (puzzle,) = read_puzzles(output)
+    assert puzzle.moves == ("16-11", "7x16", "12x17") and puzzle.source == "pdn:games.pdn"
+    # A second run finds nothing new: the file is not changed.
+    text = output.read_text()
+    assert main([*arguments, "-o", str(output)]) == 0
+    assert "0 new puzzles" in capsys.readouterr().out and output.read_text() == text
+    verify = ["puzzles", "verify", "--variant", "russian", "--file", str(output)]
+    assert main(verify) == 0
+    assert "1 of 1 puzzles verified" in capsys.readouterr().out
+
+
+def test_build_from_recorded_games_and_from_self_play(tmp_path: Path) -> None:
+    output = tmp_path / "international.jsonl"
+    recorded = [("W:W23,25,29,31,32,44:B6,8,11,21,22,28", ["23-18", "28x26", "18x7"])]
+    report = build("international", output, recorded=recorded)
+    assert [p.moves[0] for p in report.found] == ["23-18"]
+    assert report.found[0].source == "games"
+    played = build("international", tmp_path / "self.jsonl", games=1, seed=3)
+    assert played.games == 1 and played.positions > 10
