@@ -69,3 +69,6 @@ def test_a_guest_solves_a_puzzle_by_clicking(people: Contexts, tmp_path: Path) -
     cell(page, 31).click()
     cell(page, 27).click()
     expect(page.locator("#verdict")).to_contain_text("Wrong: 16-11 was the move. (Not rated.)")
+    page.click("#solution")
+    expect(page.locator("#line li")).to_have_text(["16-11", "7x16", "12x17"])
+    expect(piece(page, 17)).to_have_count(1)
