@@ -7,15 +7,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.server.test_browser import (  # noqa: F401 (the fixtures)
+from tests.server.test_browser import (  # noqa: F401 (the fixtures; skips without chromium)
     SCREENSHOTS,
     Contexts,
     browser,
-    expect,
     people,
     server,
     set_name,
+    sync_api,
 )
+
+expect = sync_api.expect
 
 PASSWORD = "correct horse battery"
 
