@@ -187,6 +187,7 @@ def main() -> int:
         database = f"sqlite+aiosqlite:///{Path(scratch) / 'lobby.sqlite3'}"
         command = [sys.executable, "-m", "damier.cli", "serve", "--host", HOST]
         command += ["--port", str(port), "--database", database, "--log-level", "warning"]
+        command += ["--workers", "1"]
         server = subprocess.Popen(command, env=env)
         try:
             asyncio.run(_wait_until_up(base, time.monotonic() + 120))

@@ -88,6 +88,8 @@ class Server:
                     str(self.port),
                     "--database",
                     f"sqlite+aiosqlite:///{self.directory / 'db.sqlite3'}",
+                    "--workers",
+                    "1",
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,

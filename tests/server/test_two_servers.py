@@ -114,6 +114,8 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
                     str(port),
                     "--database",
                     url,
+                    "--workers",
+                    "1",
                 ],
                 stdout=log,
                 stderr=subprocess.STDOUT,

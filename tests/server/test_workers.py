@@ -120,7 +120,11 @@ def test_every_socket_hears_every_move_whichever_worker_took_it(server: tuple[st
                 assert seen["moves"][-1]["notation"] == move
 
 
-def test_the_private_redis_server_stops_with_the_workers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGKILL])
+def test_the_workers_and_the_private_redis_server_stop_with_the_command(
+    tmp_path: Path, stop: signal.Signals
+) -> None:
+    """Stopped (SIGTERM) or killed (SIGKILL), ``damier serve`` leaves nothing behind."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "DAMIER_REDIS_URL"}
     env.update(DAMIER_SECRET="workers-test-secret-not-for-production", DAMIER_ENV="test")
@@ -142,8 +146,9 @@ def test_the_private_redis_server_stops_with_the_workers(tmp_path: Path) -> None
             time.sleep(0.1)
         family = _descendants(process.pid)
     finally:
-        process.send_signal(signal.SIGTERM)
+        process.send_signal(stop)
         process.wait(timeout=30)
+    assert len(family) >= 3
     for pid in family:
         deadline = time.monotonic() + 10
         while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:

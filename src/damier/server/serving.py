@@ -16,9 +16,11 @@ of the command line reach them as ``DAMIER_*`` variables.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import gc
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -63,6 +65,23 @@ def redis_server_binary() -> str | None:
     return shutil.which("redis-server")
 
 
+PR_SET_PDEATHSIG = 1
+"""Linux's ``prctl`` option: the signal a process gets when its parent dies."""
+
+
+def die_with_parent() -> None:
+    """Have this process stopped (SIGTERM) when its parent dies, even by SIGKILL: the
+    workers and the private Redis server of a killed ``damier serve`` must not live on,
+    serving the port and holding the database. Linux only; elsewhere nothing is done."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent died before the request: no signal will come
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 @contextlib.contextmanager
 def private_redis(binary: str) -> Iterator[str]:
     """Run ``binary`` as a Redis server for this user's processes only: no TCP port, a
@@ -82,7 +101,12 @@ def private_redis(binary: str) -> Iterator[str]:
             "--dir", folder,
             "--loglevel", "warning",
         ]  # fmt: skip
-        server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        server = subprocess.Popen(
+            command,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=die_with_parent,  # before any thread: uvicorn starts after
+        )
         url = f"unix://{socket}"
         try:
             deadline = time.monotonic() + READY_SECONDS
@@ -151,6 +175,7 @@ def worker_app() -> FastAPI:
     global _reporter_lock
     from damier.server.app import create_app
 
+    die_with_parent()
     app = create_app()
     say: Callable[[str], None] = lambda text: None  # noqa: E731
     path = os.environ.get(REPORTER)
