@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from damier.server.deps import PlayerDep, ServicesDep
+from damier.server.deps import PlayerDep, RateLimit, ServicesDep
 from damier.server.services import puzzles
 from damier.server.services.puzzles import (
     AttemptIn,
@@ -43,7 +43,7 @@ async def history(variant: str, services: ServicesDep, player: PlayerDep) -> Puz
     return await puzzles.history(services=services, player_id=player.id, variant=variant)
 
 
-@router.post("/{puzzle_id}/attempt", response_model=AttemptResult)
+@router.post("/{puzzle_id}/attempt", response_model=AttemptResult, dependencies=[RateLimit])
 async def attempt(
     puzzle_id: str, body: AttemptIn, services: ServicesDep, player: PlayerDep
 ) -> AttemptResult:
