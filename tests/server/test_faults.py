@@ -250,6 +250,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             port = _free_port()
             log = (tmp_path / f"server{number}.log").open("wb")
             command = [*_serve_command(), "serve", "--host", "127.0.0.1", "--port", str(port)]
+            command += ["--workers", "1"]  # one process: the one SIGKILL kills
             processes.append(
                 subprocess.Popen(
                     [*command, "--database", url], stdout=log, stderr=subprocess.STDOUT, env=env
@@ -386,8 +387,11 @@ def test_two_servers_survive_redis_and_postgresql_going_away_and_a_killed_peer(
         cluster.processes[1].send_signal(signal.SIGKILL)
         cluster.processes[1].wait()
         killed = time.monotonic()
-        while "black" not in ana_socket.next_presence()["gone"]:
-            pass
+        try:
+            while "black" not in ana_socket.next_presence()["gone"]:
+                pass
+        except TimeoutError:
+            pytest.fail(f"Bob's going was not told:\n{cluster.logs()}")
         told = time.monotonic() - killed
         claimed = ana.post(f"/api/games/{game_id}/claim", json={"result": "win"})
         for _ in range(100):  # the claim opens a second (DAMIER_CLAIM_SECONDS) after

@@ -8,6 +8,7 @@ The faults (Redis stopped and started again, a process that dies without a word)
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import socket
@@ -313,7 +314,10 @@ def test_the_players_of_a_process_whose_heartbeat_lapsed_are_gone(own_redis: Red
             players = ["ana", "bob", "carl"]
             assert await alive.presence("g", players) == ({}, 1)
             lapsed_at = clock() + 30
-            clock.advance(31)  # the killed process's heartbeat lapses, the other beats on
+            clock.advance(20)  # the live process beats on, the killed one no more
+            await alive.heartbeat()
+            assert told == []
+            clock.advance(11)  # the killed process's heartbeat lapses
             await alive.heartbeat()
             assert told == ["g"]
             frames = [sockets["ana"][1].queue.get_nowait() for _ in range(2)]
@@ -389,3 +393,51 @@ def test_presence_changed_while_redis_was_away_is_stored_when_it_returns(
             await one.stop()
 
     asyncio.run(scenario())
+
+
+def test_every_process_is_told_of_a_departure_stored_after_redis_returns(
+    own_redis: RedisServer,
+) -> None:
+    """A player who left while Redis was away is known gone once the process he left
+    stores it; the sockets of the other processes, brought up to date before that, are
+    told then."""
+    playing = State(3, (("ana", "white"), ("bob", "black")), True, '{"ply":0}')
+    told: list[dict[str, Any]] = []
+
+    async def scenario() -> None:
+        async def state(game_id: str) -> State:
+            return playing
+
+        async def presence(game_id: str, state: State) -> str:
+            gone, _ = await two.presence(game_id, ["ana", "bob"])
+            return json.dumps({"type": "presence", "gone": sorted(gone)})
+
+        # The first is not started: it beats when told to, after the second has subscribed
+        # again and brought its sockets up to date.
+        one = RedisRooms(own_redis.url, refresh=Refresh(state, presence))
+        two = RedisRooms(own_redis.url, heartbeat=3600)
+        await one.heartbeat()
+        await two.start(Refresh(state, presence))
+        try:
+            bob, ana = Connection("bob"), Connection("ana")
+            for rooms, connection in ((one, bob), (two, ana)):
+                connection.deliver(playing)
+                rooms.join("g", connection)
+                await rooms.arrive("g", connection, True)
+            subscribed = two.subscriptions
+            own_redis.stop()
+            one.leave("g", bob)
+            await one.depart("g", bob, True, time.time())
+            own_redis.start()
+            await two.subscribed(subscribed)  # its sockets brought up to date: Bob is here
+            await one.heartbeat()  # the process Bob left stores his departure
+            while not told or told[-1]["gone"] != ["bob"]:
+                frame = json.loads(await asyncio.wait_for(ana.queue.get(), timeout=30))
+                if frame["type"] == "presence":
+                    told.append(frame)
+        finally:
+            await two.stop()
+            await one.stop()
+
+    asyncio.run(scenario())
+    assert told[-1]["gone"] == ["bob"]

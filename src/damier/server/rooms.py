@@ -362,6 +362,7 @@ class RedisRooms(Rooms):
         clock: Callable[[], float] = time.time,
         heartbeat: float = HEARTBEAT_SECONDS,
         lapse: float = LAPSE_SECONDS,
+        refresh: Refresh | None = None,
     ) -> None:
         super().__init__()
         from redis.asyncio import Redis
@@ -388,18 +389,18 @@ class RedisRooms(Rooms):
         self._clock, self._every, self._lapse = clock, heartbeat, lapse
         self._here: dict[str, Counter[str]] = {}
         """This process's sockets per game and name (SPECTATORS or a seated player)."""
-        self._unsynced: set[str] = set()
-        """Games whose presence could not be stored (Redis away): stored again by the next
-        heartbeat."""
+        self._unsynced: dict[str, State | None] = {}
+        """Games whose presence could not be stored (Redis away), with the newest state known
+        of each: stored again by the next heartbeat, and told to every process."""
         self._beaten: float | None = None
-        self._refresh: Refresh | None = None
+        self._refresh = refresh
         self._tasks: list[asyncio.Task[None]] = []
         self._subscribed = asyncio.Condition()
         self.subscriptions = 0
         """How many times the rooms have subscribed (and brought their sockets up to date)."""
 
     async def start(self, refresh: Refresh | None = None) -> None:
-        self._refresh = refresh
+        self._refresh = refresh or self._refresh
         await self.heartbeat()
         self._tasks = [
             asyncio.create_task(self._listen(), name="damier-redis-rooms"),
@@ -441,7 +442,7 @@ class RedisRooms(Rooms):
         await super().arrive(game_id, connection, seated)
         name = _name(connection)
         self._here.setdefault(game_id, Counter())[name] += 1
-        await self._count(game_id, name, None)
+        await self._count(game_id, name, None, connection.state)
 
     async def depart(self, game_id: str, connection: Connection, playing: bool, now: float) -> None:
         await super().depart(game_id, connection, playing, now)
@@ -454,7 +455,8 @@ class RedisRooms(Rooms):
             del here[name]
             if not here:
                 del self._here[game_id]
-        await self._count(game_id, name, now if name != SPECTATORS and playing else None)
+        gone = now if name != SPECTATORS and playing else None
+        await self._count(game_id, name, gone, connection.state)
 
     def _held(self, game_id: str, name: str) -> int:
         return self._here.get(game_id, Counter())[name]
@@ -462,7 +464,9 @@ class RedisRooms(Rooms):
     def _keys(self, game_id: str) -> list[str]:
         return [PRESENT_PREFIX + game_id, GONE_PREFIX + game_id, PROCESSES]
 
-    async def _count(self, game_id: str, name: str, gone: float | None) -> None:
+    async def _count(
+        self, game_id: str, name: str, gone: float | None, state: State | None
+    ) -> None:
         """Store this process's count of ``name``'s sockets of the game (at 0, he is gone
         from ``gone`` unless another process holds him), again until it is the count after
         the write: two writes of one count may pass each other on their way. Without Redis,
@@ -479,7 +483,9 @@ class RedisRooms(Rooms):
                     return
         except self._unreachable as error:
             log.warning("redis rooms: presence in %s kept here for now: %s", game_id, error)
-            self._unsynced.add(game_id)
+            known = self._unsynced.get(game_id)
+            if known is None or (state is not None and state.version > known.version):
+                self._unsynced[game_id] = state
 
     async def presence(self, game_id: str, players: Iterable[str]) -> tuple[dict[str, float], int]:
         try:
@@ -509,15 +515,18 @@ class RedisRooms(Rooms):
         )
         self._beaten = clock
         if not before or float(before) <= clock or self._unsynced:
-            await self._restore()
+            await self._tell_presence(await self._restore(), everywhere=True)
         if lapsed:
-            await self._tell_presence()
+            await self._tell_presence(dict.fromkeys(self._rooms))
 
-    async def _restore(self) -> None:
+    async def _restore(self) -> dict[str, State | None]:
         """Store every count of this process again (each game's replacing what Redis had of
-        it), with the departures that could not be stored."""
-        games = set(self._here) | self._unsynced
-        unsynced, self._unsynced = self._unsynced, set()
+        it), with the departures that could not be stored; the games, with the newest state
+        known of each."""
+        unsynced, self._unsynced = self._unsynced, {}
+        games = {game_id: self._latest(game_id) for game_id in self._here}
+        for game_id, state in unsynced.items():
+            games[game_id] = games.get(game_id) or state
         departed: dict[str, list[tuple[str, float]]] = {}
         for (game_id, player), since in self._gone.items():
             if game_id in unsynced:
@@ -535,9 +544,11 @@ class RedisRooms(Rooms):
                     await self._store(keys=self._keys(game_id), args=args)
                     if dict(self._here.get(game_id, Counter())) == held:
                         break
-                unsynced.discard(game_id)
+                unsynced.pop(game_id, None)
         finally:
-            self._unsynced |= unsynced
+            for game_id, state in unsynced.items():
+                self._unsynced.setdefault(game_id, state)
+        return games
 
     async def _beat(self) -> None:
         while True:
@@ -554,12 +565,15 @@ class RedisRooms(Rooms):
         states = [c.state for c in self._rooms.get(game_id, ()) if c.state is not None]
         return max(states, key=lambda state: state.version, default=None)
 
-    async def _tell_presence(self) -> None:
-        """Send every socket here who is here in its game."""
+    async def _tell_presence(
+        self, games: dict[str, State | None], everywhere: bool = False
+    ) -> None:
+        """Send who is here in each of ``games`` (at the state given, else the newest its
+        sockets here were sent) to its sockets here, or ``everywhere``."""
         if self._refresh is None:
             return
-        for game_id in list(self._rooms):
-            state = self._latest(game_id)
+        for game_id, known in games.items():
+            state = known or self._latest(game_id)
             if state is None:
                 continue
             try:
@@ -567,7 +581,10 @@ class RedisRooms(Rooms):
             except Exception as error:
                 log.warning("redis rooms: presence of %s not refreshed: %s", game_id, error)
                 continue
-            self._notice(game_id, Notice(frame))
+            if everywhere:
+                await self.notify(game_id, Notice(frame))
+            else:
+                self._notice(game_id, Notice(frame))
 
     async def _bring_up_to_date(self) -> None:
         """Send every socket here its game's state, read from the database (sockets that
@@ -581,7 +598,7 @@ class RedisRooms(Rooms):
                 log.warning("redis rooms: state of %s not refreshed: %s", game_id, error)
                 continue
             self._deliver(game_id, state)
-        await self._tell_presence()
+        await self._tell_presence(dict.fromkeys(self._rooms))
 
     async def _listen(self) -> None:
         while True:
