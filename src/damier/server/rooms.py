@@ -371,8 +371,8 @@ class RedisRooms(Rooms):
         from redis.exceptions import RedisError
 
         # A command is tried once more at once (a pooled connection may predate a restart
-        # of Redis), and never waited for long: a move is stored before it is broadcast, and
-        # its answer must not wait for an absent Redis (the default retries for seconds).
+        # of Redis) and waits 5 s at most: a move is stored before it is broadcast, and its
+        # answer must not hang on a Redis that stopped answering.
         self._redis: Redis = Redis.from_url(
             url, retry=Retry(NoBackoff(), 1), socket_connect_timeout=2.0, socket_timeout=5.0
         )
@@ -503,10 +503,11 @@ class RedisRooms(Rooms):
         return gone, max(0, int(spectators))
 
     async def heartbeat(self) -> None:
-        """Vouch for this process's sockets for ``lapse`` seconds more; store them all again
-        if its heartbeat had lapsed or some could not be stored; and if another process's
-        heartbeat has lapsed since the last one (its players may be gone), send the sockets
-        here who is here."""
+        """Vouch for this process's sockets for ``lapse`` seconds more; if its heartbeat had
+        lapsed (or Redis restarted empty) or some could not be stored, store them all again
+        and tell every process's sockets of those games who is here; and if another
+        process's heartbeat has lapsed since the last one (its players may be gone), tell
+        the sockets here."""
         clock = self._clock()
         last = clock if self._beaten is None else self._beaten
         forget = clock - PRESENCE_SECONDS
