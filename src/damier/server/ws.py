@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from damier.server import i18n
 from damier.server.rooms import Connection
 from damier.server.security import COOKIE
 from damier.server.services import games, table
@@ -101,7 +102,10 @@ async def _receive_frames(
                 services=services, game_id=game_id, connection=connection, raw=raw
             )
         except ServiceError as error:
-            reply = _error(error.detail)
+            language = i18n.negotiate(
+                websocket.cookies.get(i18n.COOKIE), websocket.headers.get("accept-language")
+            )
+            reply = _error(i18n.localize(error.detail, language))
         except Exception as error:  # the database is away: said, and the socket stays
             detail = unavailable(error)
             if detail is None:

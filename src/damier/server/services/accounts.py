@@ -24,6 +24,7 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from zxcvbn import zxcvbn
 
+from damier.server.i18n import tr
 from damier.server.schemas import GameSummary, SessionRequest
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, NotFound, ServiceError
@@ -139,7 +140,7 @@ async def _verify(stored: str | None, password: str) -> bool:
 def _guessable(password: str, name: str) -> str | None:
     """Why ``password`` is too easy to guess for the player ``name``, or None."""
     if not password.strip():
-        return "the password is only spaces"
+        return tr("the password is only spaces")
     estimate = zxcvbn(password[:SCORED_LENGTH], user_inputs=[name])
     if estimate["score"] >= MIN_SCORE:
         return None
@@ -175,7 +176,7 @@ def _profile(player: PlayerRow, ratings: list[RatingRow]) -> PlayerProfile:
 
 
 def _taken(name: str) -> Conflict:
-    return Conflict(f"the name {name!r} is taken by a registered player")
+    return Conflict(tr("the name {name} is taken by a registered player", name=repr(name)))
 
 
 class WrongPassword(ServiceError):
@@ -198,7 +199,7 @@ async def register(
         async with services.database.session() as session, session.begin():
             player = await session.get(PlayerRow, player_id) if player_id else None
             if player is not None and player.password_hash is not None:
-                raise Conflict("you are registered already: log out first")
+                raise Conflict(tr("you are registered already: log out first"))
             if await registered_holder(session, key) is not None:
                 raise _taken(name)
             now = services.now()
@@ -227,7 +228,7 @@ async def login(*, services: Services, name: str, password: str) -> PlayerProfil
         player = (await session.scalars(query)).first()
         stored = player.password_hash if player is not None else None
     if player is None or not await _verify(stored, password):
-        raise WrongCredentials("wrong name or password")
+        raise WrongCredentials(tr("wrong name or password"))
     assert stored is not None
     if _hasher.check_needs_rehash(stored):
         fresh = await _hash(password)
@@ -246,12 +247,12 @@ async def change_password(
     async with services.database.session() as session:
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise NotFound(f"no player {player_id!r}")
+            raise NotFound(tr("no player {player}", player=repr(player_id)))
         stored, name = player.password_hash, player.name
     if stored is None:
-        raise Conflict("a guest has no password: register instead")
+        raise Conflict(tr("a guest has no password: register instead"))
     if not await _verify(stored, password):
-        raise WrongPassword("wrong password")
+        raise WrongPassword(tr("wrong password"))
     await check_new_password(new_password, name)
     fresh = await _hash(new_password)
     async with services.database.session() as session, session.begin():
@@ -261,7 +262,7 @@ async def change_password(
             .values(password_hash=fresh, session_generation=PlayerRow.session_generation + 1)
         )
     if changed.rowcount != 1:  # type: ignore[attr-defined]
-        raise Conflict("the password was changed meanwhile: try again")
+        raise Conflict(tr("the password was changed meanwhile: try again"))
 
 
 async def end_sessions(*, services: Services, player_id: str) -> None:
@@ -278,7 +279,7 @@ async def profile(*, services: Services, player_id: str) -> PlayerProfile:
     async with services.database.session() as session:
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise NotFound(f"no player {player_id!r}")
+            raise NotFound(tr("no player {player}", player=repr(player_id)))
         query = select(RatingRow).where(RatingRow.player_id == player_id)
         ratings = list((await session.scalars(query)).all())
         return _profile(player, ratings)
@@ -291,7 +292,7 @@ async def archive(
     the previous page (the id of the last game it showed)."""
     async with services.database.session() as session:
         if await session.get(PlayerRow, player_id) is None:
-            raise NotFound(f"no player {player_id!r}")
+            raise NotFound(tr("no player {player}", player=repr(player_id)))
         query = (
             select(GameRow)
             .where(
@@ -307,7 +308,7 @@ async def archive(
         if before is not None:
             cursor = await session.get(GameRow, before)
             if cursor is None:
-                raise NotFound(f"no game {before!r}")
+                raise NotFound(tr("no game {game}", game=repr(before)))
             query = query.where(
                 or_(
                     GameRow.created < cursor.created,

@@ -27,6 +27,7 @@ from damier.notation.pdn import Node, PdnGame, dump_pdn, forfeit_text, write_pdn
 from damier.play import parse_clock
 from damier.rules import Variant, get_variant
 from damier.rules.variants import UnknownVariantError
+from damier.server.i18n import tr
 from damier.server.rooms import State
 from damier.server.schemas import COLORS, GameState, GameSummary, SeatChoice
 from damier.server.services.context import OFFER_EVERY, Services
@@ -70,7 +71,7 @@ async def _row(session: AsyncSession, game_id: str, *, for_update: bool = False)
         query = query.with_for_update(of=GameRow)
     row = (await session.scalars(query)).unique().one_or_none()
     if row is None:
-        raise NotFound(f"no game {game_id!r}")
+        raise NotFound(tr("no game {game}", game=repr(game_id)))
     return row
 
 
@@ -263,9 +264,11 @@ def check_clock(text: str | None) -> str | None:
     assert clock is not None
     control = clock.control
     if not 0 < control.base <= MAX_CLOCK_SECONDS or control.reserve > MAX_CLOCK_SECONDS:
-        raise BadRequest(f"clock {text!r}: the time must be above 0 and at most 24 hours")
+        raise BadRequest(
+            tr("clock {clock}: the time must be above 0 and at most 24 hours", clock=repr(text))
+        )
     if control.increment > 3600:
-        raise BadRequest(f"clock {text!r}: the increment is at most an hour")
+        raise BadRequest(tr("clock {clock}: the increment is at most an hour", clock=repr(text)))
     return text
 
 
@@ -305,7 +308,7 @@ async def _change(
             raise
         except StaleDataError:
             services.forget(game_id)
-            raise Conflict("the game changed meanwhile: reload it") from None
+            raise Conflict(tr("the game changed meanwhile: reload it")) from None
         except BaseException:
             services.forget(game_id)
             raise
@@ -358,28 +361,35 @@ async def _announce(
 def spend_offer(services: Services, game_id: str, seat: int, kind: str) -> None:
     """Refuse (429) an offer of ``kind`` made too soon after the player's last ones."""
     if not services.offer_limiter.take(f"{game_id}:{seat}:{kind}"):
-        raise RateLimited(f"too many {kind}s in a row: wait {OFFER_EVERY:g} s before the next")
+        raise RateLimited(
+            tr(
+                "too many {kind}s in a row: wait {seconds} s before the next",
+                kind=kind,
+                seconds=f"{OFFER_EVERY:g}",
+            )
+        )
 
 
 def _player_seat(row: GameRow, player_id: str | None) -> int:
     seat = seat_of(row, player_id)
     if seat is None:
-        raise Forbidden("you are not a player of this game")
+        raise Forbidden(tr("you are not a player of this game"))
     return seat
 
 
 def _require_playing(row: GameRow, game: Game) -> None:
     if row.status == "open":
-        waits = "an opponent" if row.players == 2 else "players for its open seats"
-        raise Conflict(f"the game has not started: it waits for {waits}")
+        if row.players == 2:
+            raise Conflict(tr("the game has not started: it waits for an opponent"))
+        raise Conflict(tr("the game has not started: it waits for players for its open seats"))
     if row.status == "finished" or game.result is not None:
-        raise Conflict("the game is over")
+        raise Conflict(tr("the game is over"))
 
 
 def _require_in_game(row: GameRow, game: Game, seat: int) -> None:
     _require_playing(row, game)
     if seat not in game.board.active_players:
-        raise Conflict("you are out of this game")
+        raise Conflict(tr("you are out of this game"))
 
 
 # -- the service functions ---------------------------------------------------------
@@ -513,7 +523,7 @@ async def create_game(
     async with services.database.session() as session, session.begin():
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise Forbidden("unknown player: start a session first")
+            raise Forbidden(tr("unknown player: start a session first"))
         sitting = [_sitter(choice, player) for choice in choices]
         row = _new_row(
             game=game,
@@ -578,15 +588,15 @@ async def join_game(
         if seat_of(row, player_id) is not None:
             return None  # joining one's own game changes nothing
         if row.status != "open":
-            raise Conflict("the game has already started")
+            raise Conflict(tr("the game has already started"))
         free = _open_seats(row)
         if seat is not None and seat >= row.players:
-            raise BadRequest(f"the game has {row.players} seats: no seat {seat}")
+            raise BadRequest(tr("the game has {n} seats: no seat {seat}", n=row.players, seat=seat))
         if seat is not None and seat not in free:
-            raise Conflict(f"the {COLORS[seat]} seat is taken")
+            raise Conflict(tr("the {color} seat is taken", color=COLORS[seat]))
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise Forbidden("unknown player: start a session first")
+            raise Forbidden(tr("unknown player: start a session first"))
         _sit(row, free[0] if seat is None else seat, Sitter("human", None, player.id, player))
         if len(free) == 1:
             row.status = "playing"
@@ -613,14 +623,16 @@ async def play_move(
             _require_playing(row, game)
             turn = game.board.turn
             if turn != computer_seat or sitters(row)[turn].kind != "computer":
-                raise Conflict("it is not the computer's turn")
+                raise Conflict(tr("it is not the computer's turn"))
         else:
             seat = _player_seat(row, player_id)
             _require_in_game(row, game, seat)
             if seat != game.board.turn:
-                raise Conflict("it is not your turn")
+                raise Conflict(tr("it is not your turn"))
         if ply != game.ply:
-            raise Conflict(f"stale move: the game is at ply {game.ply}, not {ply}")
+            raise Conflict(
+                tr("stale move: the game is at ply {ply}, not {sent}", ply=game.ply, sent=ply)
+            )
         try:
             game.push(move, at=now)
         except GameOverError as error:
@@ -714,7 +726,7 @@ async def draw_action(
         agreed = set() if game.draw_offer is None else {game.draw_offer, *game.draw_accepted}
         if action == "offer":
             if seat in agreed:
-                raise Conflict("your draw offer stands already")
+                raise Conflict(tr("your draw offer stands already"))
             spend_offer(services, row.id, seat, "draw offer")
             game.offer_draw(seat)
             seated = sitters(row)
@@ -722,7 +734,9 @@ async def draw_action(
             if computers and game.result is None:
                 game.decline_draw(computers[0])  # the computer plays on
         elif game.draw_offer is None or seat in agreed:
-            raise Conflict(f"there is no draw offer from your opponent to {action}")
+            raise Conflict(
+                tr("there is no draw offer from your opponent to {action}", action=action)
+            )
         elif action == "accept":
             game.accept_draw(seat)
         else:
@@ -740,11 +754,11 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
     async def ask(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         _player_seat(row, player_id)
         if row.status != "finished":
-            raise Conflict("a rematch is for a finished game")
+            raise Conflict(tr("a rematch is for a finished game"))
         if row.match_id is not None:
-            raise Conflict("a game of a match has no rematch: the match goes on")
+            raise Conflict(tr("a game of a match has no rematch: the match goes on"))
         if row.tournament_id is not None:
-            raise Conflict("a game of a tournament has no rematch: the tournament goes on")
+            raise Conflict(tr("a game of a tournament has no rematch: the tournament goes on"))
         if row.rematch_id is not None:
             created["id"] = row.rematch_id
             return None

@@ -32,6 +32,7 @@ from damier.match import (
     balanced_match,
 )
 from damier.rules import Variant
+from damier.server.i18n import tr
 from damier.server.schemas import (
     MatchGame,
     MatchPlan,
@@ -85,11 +86,11 @@ def match_plan(rules: Variant, games: int | None) -> tuple[MatchFormat, OpeningD
     deck = _deck(VARIANT_DECKS[rules.name]) if rules.name in VARIANT_DECKS else None
     if rules.name == "spanish":
         if games not in (None, SPANISH_MATCH.games):
-            raise BadRequest("the Spanish match has 4 games")
+            raise BadRequest(tr("the Spanish match has 4 games"))
         return SPANISH_MATCH, deck
     length = 4 if games is None else games
     if length not in LENGTHS:
-        raise BadRequest(f"a match has 2, 4 or 6 games, not {length}")
+        raise BadRequest(tr("a match has 2, 4 or 6 games, not {n}", n=length))
     return (balanced_match(length) if deck is not None else MatchFormat(games=length)), deck
 
 
@@ -229,7 +230,7 @@ async def _load(session: AsyncSession, match_id: str, *, for_update: bool = Fals
         query = query.with_for_update(of=MatchRow)
     row = (await session.scalars(query)).unique().one_or_none()
     if row is None:
-        raise NotFound(f"no match {match_id!r}")
+        raise NotFound(tr("no match {match}", match=repr(match_id)))
     return row
 
 
@@ -250,7 +251,7 @@ async def _change(
                 await session.flush()
                 state = await _view(session, row, now, viewer)
         except StaleDataError:
-            raise Conflict("the match changed meanwhile: reload it") from None
+            raise Conflict(tr("the match changed meanwhile: reload it")) from None
     for game_row, game in started:
         await games.announce_game(services, game_row, game)
     return state
@@ -379,7 +380,7 @@ async def create_match(
     control = games.check_clock(clock)
     if opponent == "open" and control is None:
         raise BadRequest(
-            "a match against a person needs a clock: a player who leaves loses on time"
+            tr("a match against a person needs a clock: a player who leaves loses on time")
         )
     now = services.now()
     creator_first = secrets.randbelow(2) == 0 if color == "random" else color == "white"
@@ -387,7 +388,7 @@ async def create_match(
     async with services.database.session() as session, session.begin():
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise Forbidden("unknown player: start a session first")
+            raise Forbidden(tr("unknown player: start a session first"))
         computer = opponent == "computer"
         other = Sitter("computer" if computer else "human", level if computer else None, None, None)
         you = Sitter("human", None, player.id, player)
@@ -427,10 +428,10 @@ async def join_match(*, services: Services, match_id: str, player_id: str) -> Ma
         if _side_of(row, player_id) is not None:
             return
         if row.status != "open":
-            raise Conflict("the match has already started")
+            raise Conflict(tr("the match has already started"))
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise Forbidden("unknown player: start a session first")
+            raise Forbidden(tr("unknown player: start a session first"))
         if row.first_kind == "human" and row.first_id is None:
             row.first_id, row.first = player.id, player
         else:
@@ -447,9 +448,9 @@ async def ready(*, services: Services, match_id: str, player_id: str | None) -> 
     async def mark(session: AsyncSession, row: MatchRow, now: float) -> None:
         side = _side_of(row, player_id)
         if side is None:
-            raise Forbidden("you are not a player of this match")
+            raise Forbidden(tr("you are not a player of this match"))
         if row.status != "playing":
-            raise Conflict("the match is not being played")
+            raise Conflict(tr("the match is not being played"))
         _set_ready(row, side, True)
 
     return await _change(services, match_id, mark, player_id)

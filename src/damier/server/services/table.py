@@ -12,6 +12,7 @@ from sqlalchemy import delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from damier.game import Game
+from damier.server.i18n import tr
 from damier.server.rooms import Connection, Notice, State
 from damier.server.schemas import COLORS, GameState
 from damier.server.services import games
@@ -46,11 +47,11 @@ async def abort_game(*, services: Services, game_id: str, player_id: str | None)
         seat = games._player_seat(row, player_id)
         games._require_in_game(row, game, seat)
         if row.match_id is not None:
-            raise Conflict("a game of a match cannot be aborted: play it or resign it")
+            raise Conflict(tr("a game of a match cannot be aborted: play it or resign it"))
         if row.tournament_id is not None:
-            raise Conflict("a game of a tournament cannot be aborted: play it or resign it")
+            raise Conflict(tr("a game of a tournament cannot be aborted: play it or resign it"))
         if not abortable(row, game):
-            raise Conflict("too late to abort: every player has moved (resign or offer a draw)")
+            raise Conflict(tr("too late to abort: every player has moved (resign or offer a draw)"))
         game.adjudicate(None, ABORTED)
         return None
 
@@ -92,24 +93,26 @@ async def takeback(
         seat = games._player_seat(row, player_id)
         games._require_in_game(row, game, seat)
         if row.players != 2:
-            raise Conflict("takebacks are for games of two players")
+            raise Conflict(tr("takebacks are for games of two players"))
         if action != "propose":
             if row.takeback_offer is None or row.takeback_offer == seat:
-                raise Conflict(f"there is no takeback request from your opponent to {action}")
+                raise Conflict(
+                    tr("there is no takeback request from your opponent to {action}", action=action)
+                )
             if action == "accept":
                 await _take_back(session, row, game, row.takeback_offer, now)
             row.takeback_offer = None
             return None
         if game.ply - row.opening_ply < (2 if game.board.turn == seat else 1):
-            raise Conflict("you have no move to take back")
+            raise Conflict(tr("you have no move to take back"))
         if not row.takebacks and _would_be_rated(row):
-            raise Conflict("takebacks are off in this rated game")
+            raise Conflict(tr("takebacks are off in this rated game"))
         if sitters(row)[1 - seat].kind == "computer":
             if game.board.turn != seat:
-                raise Conflict("the computer is thinking: ask again on your turn")
+                raise Conflict(tr("the computer is thinking: ask again on your turn"))
             await _take_back(session, row, game, seat, now)
         elif row.takeback_offer == seat:
-            raise Conflict("your takeback request stands already")
+            raise Conflict(tr("your takeback request stands already"))
         else:
             games.spend_offer(services, row.id, seat, "takeback request")
             row.takeback_offer = seat
@@ -167,15 +170,17 @@ async def claim(
         seat = games._player_seat(row, player_id)
         games._require_in_game(row, game, seat)
         if row.players != 2:
-            raise Conflict("claims are for games of two players")
+            raise Conflict(tr("claims are for games of two players"))
         opponent = sitters(row)[1 - seat].player_id
         gone, _ = await services.rooms.presence(game_id, [opponent] if opponent else [])
         since = gone.get(opponent or "")
         if since is None:
-            raise Conflict("your opponent is connected")
+            raise Conflict(tr("your opponent is connected"))
         wait = since + services.settings.claim_seconds - now
         if wait > 0:
-            raise Conflict(f"your opponent may come back: claim in {wait:.0f} s")
+            raise Conflict(
+                tr("your opponent may come back: claim in {seconds} s", seconds=f"{wait:.0f}")
+            )
         game.adjudicate(seat if result == "win" else None, "opponent left")
         return None
 
@@ -205,24 +210,24 @@ async def chat(
     others), as plain text (clients never read it as HTML); none against the computer."""
     message = _clean(text)
     if not message:
-        raise BadRequest("the message is empty")
+        raise BadRequest(tr("the message is empty"))
     if len(message) > CHAT_LENGTH:
-        raise BadRequest(f"a message has at most {CHAT_LENGTH} characters")
+        raise BadRequest(tr("a message has at most {n} characters", n=CHAT_LENGTH))
     if player_id is None:
-        raise Forbidden("start a session (choose a name) to chat")
+        raise Forbidden(tr("start a session (choose a name) to chat"))
     row, _ = await games._read(services, game_id)
     seats = sitters(row)
     seated = {s.player_id: COLORS[k] for k, s in enumerate(seats) if s.player_id is not None}
     if any(seat.kind == "computer" for seat in seats):
-        raise Conflict("there is no chat in games against the computer")
+        raise Conflict(tr("there is no chat in games against the computer"))
     if (room == "players") != (player_id in seated):
         raise Forbidden(f"the {room}' chat is for the {room}")
     if not services.chat_limiter.take(player_id):
-        raise RateLimited("too many messages: wait a little")
+        raise RateLimited(tr("too many messages: wait a little"))
     async with services.database.session() as session:
         player = await session.get(PlayerRow, player_id)
     if player is None:
-        raise Forbidden("unknown player: start a session first")
+        raise Forbidden(tr("unknown player: start a session first"))
     frame = {
         "type": "chat",
         "room": room,

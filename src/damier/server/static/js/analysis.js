@@ -3,7 +3,8 @@
 // out, and a link to share the position and line. The server checks every position and move
 // (POST /api/analysis/position); the page only draws.
 
-import { api, h, postJSON, reasonText, scrollWithin, showError } from "./api.js";
+import { t } from "./i18n.js";
+import { api, colorName, h, postJSON, reasonText, scrollWithin, showError } from "./api.js";
 import { Board } from "./board.js";
 import { MovePicker } from "./picker.js";
 import { COLORS, normalizeMove, parseFen, squareIndex } from "./position.js";
@@ -33,7 +34,7 @@ function error(message) {
   showError($("error"), message);
 }
 
-const capitalised = (word) => word[0].toUpperCase() + word.slice(1);
+const capitalised = (word) => colorName(word);
 
 function players() {
   return page.geometry?.players || 2;
@@ -69,7 +70,7 @@ async function loadVariant(name) {
   page.detail = detail;
   page.geometry = detail.geometry;
   page.index = squareIndex(detail.geometry);
-  const board = new Board($("board"), detail.geometry, { label: `${detail.title} board`, interactive: true });
+  const board = new Board($("board"), detail.geometry, { label: t("{variant} board", { variant: detail.title }), interactive: true });
   board.onSquare = onSquare;
   board.canDrag = (square) => !page.editing && picker.path.length <= 1 && picker.movable().has(square);
   board.onDragStart = (square) => {
@@ -79,7 +80,7 @@ async function loadVariant(name) {
   page.board = board;
   if (page.flipped) board.setAngle(180);
   $("rules-link").href = `/rules/${encodeURIComponent(detail.name)}`;
-  $("title").textContent = `Analysis board: ${detail.title}`;
+  $("title").textContent = t("Analysis board: {variant}", { variant: detail.title });
   document.title = `Analysis: ${detail.title} — Damier`;
   $("variant").value = detail.name;
 }
@@ -209,8 +210,8 @@ function renderStatus() {
   const view = page.current.view;
   const turn = parseFen(page.index, page.current.fen).turn;
   $("to-move").textContent = view?.result
-    ? `Game over: ${reasonText(view.result)}`
-    : `${capitalised(turn)} to move`;
+    ? t("Game over: {reason}", { reason: reasonText(view.result) })
+    : t("{color} to move", { color: capitalised(turn) });
 }
 
 /** "12." before a move of the first player, "12..." for the second after a break. */
@@ -263,7 +264,7 @@ function renderLine(parent, out, numbered = true) {
 function renderTree() {
   const out = page.tree.comment ? [h("span", { class: "tree-comment" }, page.tree.comment)] : [];
   renderLine(page.tree.root, out);
-  if (!out.length) out.push(h("p", { class: "empty" }, "Make a move on the board."));
+  if (!out.length) out.push(h("p", { class: "empty" }, t("Make a move on the board.")));
   $("moves").replaceChildren(...out);
   scrollWithin($("moves"), $("moves").querySelector('[aria-current="true"]'));
 }
@@ -272,7 +273,7 @@ function renderTree() {
 
 function scoreText(line) {
   if (line.mate !== null && line.mate !== undefined) {
-    return line.mate > 0 ? `win in ${line.mate}` : `loss in ${-line.mate}`;
+    return line.mate > 0 ? t("win in {n}", { n: line.mate }) : t("loss in {n}", { n: -line.mate });
   }
   const value = line.score / 100;
   return `${value > 0 ? "+" : ""}${value.toFixed(2)}`;
@@ -288,11 +289,13 @@ function renderEngine() {
   }
   if (!frame) {
     list.replaceChildren();
-    if (!$("engine-status").dataset.error) $("engine-status").textContent = "thinking…";
+    if (!$("engine-status").dataset.error) $("engine-status").textContent = t("thinking…");
     return;
   }
   const turn = capitalised(parseFen(page.index, page.current.fen).turn);
-  $("engine-status").textContent = `depth ${frame.depth}${frame.done ? " (done)" : ""}, scores for ${turn}`;
+  $("engine-status").textContent = frame.done
+    ? t("depth {depth} (done), scores for {color}", { depth: frame.depth, color: turn })
+    : t("depth {depth}, scores for {color}", { depth: frame.depth, color: turn });
   list.replaceChildren(
     ...frame.lines.map((line) =>
       h(
@@ -305,7 +308,7 @@ function renderEngine() {
           {
             type: "button",
             class: "pv",
-            title: "Play this line's first move",
+            title: t("Play this line's first move"),
             onclick: () => {
               const move = picker.moves.find((m) => m.notation === line.pv[0]);
               if (move) play(move);
@@ -326,7 +329,7 @@ function socket() {
   ws.addEventListener("message", (event) => onEngineFrame(JSON.parse(event.data)));
   ws.addEventListener("close", () => {
     if (page.socket === ws) page.socket = null;
-    if (page.engineOn) $("engine-status").textContent = "engine disconnected: switch it off and on";
+    if (page.engineOn) $("engine-status").textContent = t("engine disconnected: switch it off and on");
   });
   page.socket = ws;
   return ws;
@@ -381,10 +384,10 @@ function openEditor() {
   const colors = COLORS.slice(0, players());
   const tools = [
     ...colors.flatMap((color) => [
-      { color, king: false, label: `${capitalised(color)} man` },
-      { color, king: true, label: `${capitalised(color)} king` },
+      { color, king: false, label: t("{color} man", { color: capitalised(color) }) },
+      { color, king: true, label: t("{color} king", { color: capitalised(color) }) },
     ]),
-    { color: null, king: false, label: "Remove" },
+    { color: null, king: false, label: t("Remove") },
   ];
   $("palette").replaceChildren(
     ...tools.map((tool) =>
@@ -583,8 +586,8 @@ async function start() {
     // The error stands where the board would be (the alert above it goes after a while).
     error(problem.message);
     $("board").replaceChildren(
-      h("p", { class: "status" }, problem.status === 404 ? `There is no variant “${name}”.` : `The board cannot be shown: ${problem.message}.`),
-      h("p", {}, h("a", { href: "/analysis/international" }, "Open the international board"), " · ", h("a", { href: "/" }, "Back to the lobby")),
+      h("p", { class: "status" }, problem.status === 404 ? t("There is no variant “{name}”.", { name }) : t("The board cannot be shown: {problem}.", { problem: problem.message })),
+      h("p", {}, h("a", { href: "/analysis/international" }, t("Open the international board")), " · ", h("a", { href: "/" }, t("Back to the lobby"))),
     );
     return;
   }

@@ -1,4 +1,5 @@
 // The HTTP API and the game WebSocket of docs/PLATFORM.md, for every page.
+import { N_, t } from "./i18n.js";
 
 /** An HTTP answer that was not 2xx: `status` and the server's `detail`. */
 export class ApiError extends Error {
@@ -27,7 +28,7 @@ async function request(method, path, body) {
   try {
     response = await fetch(path, options);
   } catch (error) {
-    throw new ApiError(0, "The server cannot be reached.");
+    throw new ApiError(0, t("The server cannot be reached."));
   }
   const text = await response.text();
   let data = null;
@@ -171,7 +172,7 @@ export class GameSocket {
       if (message.type === "state" && message.game) {
         const game = this.merge(message);
         if (game !== null) this.handlers.onState?.(game);
-      } else if (message.type === "error") this.handlers.onError?.(message.message || "Refused");
+      } else if (message.type === "error") this.handlers.onError?.(message.message || t("Refused"));
       else this.handlers.onMessage?.(message);
     });
     socket.addEventListener("close", () => {
@@ -247,36 +248,64 @@ export function controlOf(clock) {
 export function seatLabel(seat) {
   if (!seat) return "?";
   if (seat.kind === "computer") {
-    const name = seat.name || "Computer";
-    return /level/i.test(name) || seat.level == null ? name : `${name} (level ${seat.level})`;
+    const name = seat.name || t("Computer");
+    if (/level/i.test(name) || seat.level == null) return name;
+    return t("{name} (level {level})", { name: name === "Computer" ? t("Computer") : name, level: seat.level });
   }
-  if (seat.id === null || seat.id === undefined) return seat.name || "(waiting)";
-  return seat.name || "Guest";
+  if (seat.id === null || seat.id === undefined) return seat.name || t("(waiting)");
+  return seat.name || t("Guest");
 }
 
 /** A result's reason in words: "no pieces" is "no pieces left", and the giveaway note says
  *  "having no move wins" (one pair of brackets at most: the result puts a colon before it). */
 export function reasonText(reason) {
-  return String(reason)
-    .replaceAll("_", " ")
-    .replace(/^no pieces\b/, "no pieces left")
-    .replace("(giveaway: no move wins)", "(giveaway: having no move wins)");
+  let text = String(reason).replaceAll("_", " ").replace(/^no pieces\b/, "no pieces left");
+  const giveaway = " (giveaway: no move wins)";
+  let note = "";
+  if (text.endsWith(giveaway)) {
+    text = text.slice(0, -giveaway.length);
+    note = ` ${t("(giveaway: having no move wins)")}`;
+  }
+  return t(text) + note;
+}
+
+// The results' reasons and the games' states, as the server says them (t() finds them).
+export const REASONS = [
+  N_("resignation"), N_("time forfeit"), N_("no pieces left"), N_("blocked"), N_("crowned first"),
+  N_("nobody can move"), N_("out first"), N_("last team standing"), N_("last player standing"),
+  N_("agreement"), N_("adjudication"), N_("opponent left"), N_("aborted"), N_("threefold repetition"),
+  N_("one piece each"), N_("unchanged material"), N_("three kings v one"), N_("25-move rule"),
+  N_("16-move rule"), N_("5-move rule"), N_("40-move rule"), N_("15-move rule (three kings against one)"),
+  N_("15-move rule (only kings moved)"), N_("5-move rule (lone king on the main road)"),
+  N_("25 rounds without a capture or a man move"), N_("waiting"), N_("playing"), N_("finished"),
+  N_("open"), N_("white"), N_("black"), N_("draw offer"), N_("takeback request"),
+];
+
+const COLORS = {
+  white: N_("White"), black: N_("Black"), red: N_("Red"), green: N_("Green"),
+  yellow: N_("Yellow"), purple: N_("Purple"), orange: N_("Orange"), cyan: N_("Cyan"),
+};
+
+/** A colour's name, capitalised, in the player's language ("white" -> "Blanc"). */
+export function colorName(color) {
+  const key = String(color || "");
+  return COLORS[key] ? t(COLORS[key]) : key.charAt(0).toUpperCase() + key.slice(1);
 }
 
 /** "White wins: resignation", "Red wins: last player standing", "Draw: agreement";
  *  a first place shared on a board of more players: "White and Red share first place". */
 export function resultText(result) {
   if (!result) return "";
-  if (result.reason === "aborted") return "Game aborted (no result)";
+  if (result.reason === "aborted") return t("Game aborted (no result)");
   const reason = result.reason ? `: ${reasonText(result.reason)}` : "";
-  const name = (color) => color[0].toUpperCase() + color.slice(1);
-  if (result.winner) return `${name(result.winner)} wins${reason}`;
+  if (result.winner) return t("{player} wins", { player: colorName(result.winner) }) + reason;
   const first = result.ranking?.[0];
   if (first && first.length < result.ranking.flat().length) {
-    return `${first.map(name).join(" and ")} share first place${reason}`;
+    const players = first.map(colorName).join(` ${t("and")} `);
+    return t("{players} share first place", { players }) + reason;
   }
-  if (result.pdn === "1-1" || result.winner === null) return `Draw${reason}`;
-  return `${result.pdn || "Game over"}${reason}`;
+  if (result.pdn === "1-1" || result.winner === null) return t("Draw") + reason;
+  return `${result.pdn || t("Game over")}${reason}`;
 }
 
 /** Shows an error in a page's alert area for a few seconds. */

@@ -14,6 +14,8 @@
 // 8x8, further letters and numbers on larger rectangular boards; a board that is not
 // rectangular keeps its names), or "none". A move's whole path can be drawn as a line
 // through its landing squares, with its captured pieces crossed out.
+import { t } from "./i18n.js";
+import { colorName } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -128,7 +130,7 @@ export class Board {
     this.root = svg("svg", {
       class: geometry.players > 2 ? "board shaped" : "board",
       role: "group",
-      "aria-label": options.label || "Board",
+      "aria-label": options.label || t("Board"),
     });
     // A style property, not a style attribute: the Content-Security-Policy blocks those.
     this.root.style.setProperty("--unit", `${this.unit}px`);
@@ -466,11 +468,12 @@ export class Board {
     for (const shape of this.layers.cells.children) {
       const name = shape.dataset.square;
       const piece = this.position.pieces.get(name);
-      const what = piece ? `${piece.color} ${piece.king ? "king" : "man"}` : "empty";
+      const color = piece ? colorName(piece.color).toLowerCase() : "";
+      const what = piece ? (piece.king ? t("{color} king", { color }) : t("{color} man", { color })) : t("empty");
       let label = `${name}, ${what}`;
-      if (marks.selected === name) label += ", selected";
-      if (targets.has(name)) label += ", move here";
-      else if (marks.mustCapture?.has(name)) label += ", must capture";
+      if (marks.selected === name) label += `, ${t("selected")}`;
+      if (targets.has(name)) label += `, ${t("move here")}`;
+      else if (marks.mustCapture?.has(name)) label += `, ${t("must capture")}`;
       const actionable = marks.movable?.has(name) || targets.has(name);
       shape.setAttribute("aria-label", label);
       if (actionable) {

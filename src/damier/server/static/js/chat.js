@@ -2,6 +2,7 @@
 // (for everyone else), through the game's WebSocket. Messages are shown as text only
 // (textContent, never HTML), at most 140 characters; each reader may switch the chat off
 // (kept in localStorage), and there is none in games against the computer.
+import { t } from "./i18n.js";
 import { h } from "./api.js";
 
 const KEY = "damier.chat";
@@ -70,7 +71,7 @@ export class ChatPanel {
     const { section, log, form, toggle } = this.elements;
     section.hidden = !this.available;
     const on = this.enabled;
-    toggle.textContent = on ? "Turn chat off" : "Turn chat on";
+    toggle.textContent = on ? t("Turn chat off") : t("Turn chat on");
     toggle.setAttribute("aria-pressed", String(!on));
     log.hidden = !on;
     form.hidden = !on;

@@ -19,7 +19,8 @@
 // player may pick one of his pieces and a square; when his turn comes the premove is played
 // if exactly one legal move goes from that piece to that square (the server checks it like
 // any move), and dropped otherwise.
-import { api, ApiError, controlOf, GameSocket, h, resultText, scrollWithin, seatLabel, showError } from "./api.js";
+import { api, ApiError, colorName, controlOf, GameSocket, h, resultText, scrollWithin, seatLabel, showError } from "./api.js";
+import { t, tn } from "./i18n.js";
 import { Board } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { sound } from "./sound.js";
@@ -186,7 +187,9 @@ function playPremove() {
   if (fits.length === 1) {
     play(fits[0]);
   } else {
-    hint = `Premove ${from}–${to} dropped: ${fits.length ? "several moves fit" : "not legal now"}.`;
+    hint = fits.length
+      ? t("Premove {from}–{to} dropped: several moves fit.", { from, to })
+      : t("Premove {from}–{to} dropped: not legal now.", { from, to });
     render();
   }
 }
@@ -197,7 +200,7 @@ async function loadVariant(name) {
   index = squareIndex(geometry);
   board = new Board($("board"), geometry, {
     interactive: true,
-    label: `${variant.title || name} board`,
+    label: t("{variant} board", { variant: variant.title || name }),
     coordinates: coordinates(),
   });
   board.onSquare = onSquare;
@@ -208,9 +211,9 @@ async function loadVariant(name) {
     renderMarks();
   };
   $("rules-link").href = `/rules/${encodeURIComponent(name)}`;
-  $("rules-link").textContent = "Rules";
-  $("rules-link").setAttribute("aria-label", `Rules of ${variant.title || name}`);
-  $("rules-link").title = `Rules of ${variant.title || name}`;
+  $("rules-link").textContent = t("Rules");
+  $("rules-link").setAttribute("aria-label", t("Rules of {variant}", { variant: variant.title || name }));
+  $("rules-link").title = t("Rules of {variant}", { variant: variant.title || name });
 }
 
 function crownsInPassing() {
@@ -258,16 +261,16 @@ function onSquare(square) {
   if (result.kind === "choose") {
     offerChoice(result.moves);
   } else if (result.kind === "ambiguous") {
-    hint = "Several captures end there: click the landing squares in order.";
+    hint = t("Several captures end there: click the landing squares in order.");
   } else if (result.kind === "partial") {
-    hint = "Go on: click the next landing square.";
+    hint = t("Go on: click the next landing square.");
   }
   renderMarks();
   renderStatus();
 }
 
 function offerChoice(moves) {
-  $("choose-text").textContent = "These moves take the same path: choose one.";
+  $("choose-text").textContent = t("These moves take the same path: choose one.");
   $("choose-buttons").replaceChildren(
     ...moves.map((move) =>
       h("button", { type: "button", onclick: () => { hideChoice(); play(move); } }, move.notation),
@@ -348,7 +351,7 @@ function render() {
   if (state.status === "finished" && $("connection").textContent === "Live.") $("connection").textContent = "";
   if (board.angle !== angle()) board.setAngle(angle());
   $("flip").setAttribute("aria-pressed", String(viewSeat() !== 0));
-  $("flip").textContent = playerCount() > 2 ? "Turn board" : "Flip board";
+  $("flip").textContent = playerCount() > 2 ? t("Turn board") : t("Flip board");
   board.setPosition(displayed().position);
   renderMarks();
   renderPlayers();
@@ -399,12 +402,15 @@ function renderMarks() {
 
 function seatText(color) {
   let text = seatLabel(seatOf(color));
-  if (state.you === color) text += " (you)";
+  if (state.you === color) text += ` ${t("(you)")}`;
   return text;
 }
 
 function ordinal(place) {
-  return `${place}${{ 1: "st", 2: "nd", 3: "rd" }[place] || "th"}`;
+  if (place === 1) return t("1st");
+  if (place === 2) return t("2nd");
+  if (place === 3) return t("3rd");
+  return t("{n}th", { n: place });
 }
 
 /** The seats of a board of more players: colour, name, clock, the turn, who is out, places. */
@@ -427,7 +433,7 @@ function renderSeats() {
       const classes = [out ? "out" : "", moving ? "to-move" : ""].join(" ").trim();
       const free = state.status === "open" && !state.you && seat.kind === "human" && !seat.id;
       const sit = free
-        ? h("button", { type: "button", "data-seat": seat.color, onclick: (event) => join(COLORS.indexOf(seat.color), event.currentTarget) }, `Sit at ${cap(seat.color)}`)
+        ? h("button", { type: "button", "data-seat": seat.color, onclick: (event) => join(COLORS.indexOf(seat.color), event.currentTarget) }, t("Sit at {color}", { color: cap(seat.color) }))
         : null;
       return h(
         "li",
@@ -438,10 +444,10 @@ function renderSeats() {
           place ? h("span", { class: "place" }, ordinal(place)) : null,
           h("span", { class: `swatch ${seat.color}`, title: seat.color }),
           h("span", { class: seat.guest ? "label guest" : "label" }, seatText(seat.color)),
-          out ? h("span", { class: "muted" }, "out") : null,
+          out ? h("span", { class: "muted" }, t("out")) : null,
         ),
         sit,
-        state.clock ? h("span", { class: "clock", role: "timer", "data-color": seat.color, "aria-label": `${seat.color} clock` }) : null,
+        state.clock ? h("span", { class: "clock", role: "timer", "data-color": seat.color, "aria-label": t("{color} clock", { color: cap(seat.color).toLowerCase() }) }) : null,
       );
     }),
   );
@@ -452,7 +458,7 @@ function renderPlayers() {
   const names = (state.seats || [state.white, state.black]).map(seatLabel).join(" – ");
   document.title = `${names} · Damier`;
   const control = controlOf(state.clock);
-  $("title").textContent = `${variant.title || state.variant} · ${control ? control : "no clock"}`;
+  $("title").textContent = `${variant.title || state.variant} · ${control ? control : t("no clock")}`;
   if (playerCount() > 2) return;
   const bottom = viewSeat() === 1 ? "black" : "white";
   const top = other(bottom);
@@ -466,34 +472,36 @@ function renderPlayers() {
     const clock = box.querySelector(".clock");
     clock.hidden = !state.clock;
     clock.dataset.color = color;
-    clock.setAttribute("aria-label", `${color} clock`);
+    clock.setAttribute("aria-label", t("{color} clock", { color: cap(color).toLowerCase() }));
   }
 }
 
 function statusText() {
-  const draw = state.draw_offer ? ` ${state.draw_offer === state.you ? "You offer" : `${cap(state.draw_offer)} offers`} a draw.` : "";
+  const offers = state.draw_offer === state.you ? t("You offer a draw.") : t("{color} offers a draw.", { color: cap(state.draw_offer) });
+  const draw = state.draw_offer ? ` ${offers}` : "";
   if (state.status === "open") {
     if (state.you) {
-      const waiting = playerCount() > 2 ? "players to take the open seats" : "an opponent to join";
-      return `Waiting for ${waiting}. Send them the link below.`;
+      return playerCount() > 2
+        ? t("Waiting for players to take the open seats. Send them the link below.")
+        : t("Waiting for an opponent to join. Send them the link below.");
     }
     const free = (state.seats || []).find((seat) => seat.kind === "human" && !seat.id)?.color || "white";
-    return `Open game: join to play ${cap(free)}.`;
+    return t("Open game: join to play {color}.", { color: cap(free) });
   }
   if (state.status === "finished") return resultText(state.result); // the score: renderStatus
-  if (pending) return "Sending your move…";
-  if (viewPly !== null) return `${cap(state.turn)} to move.${draw}`;
+  if (pending) return t("Sending your move…");
+  if (viewPly !== null) return t("{color} to move.", { color: cap(state.turn) }) + draw;
   if (myTurn()) {
-    const must = picker.mustCapture().size ? " You must capture." : "";
-    return `Your turn.${must}${draw}`;
+    const must = picker.mustCapture().size ? ` ${t("You must capture.")}` : "";
+    return t("Your turn.") + must + draw;
   }
   const mover = seatOf(state.turn);
-  if (state.you && !inGame()) return `You are out of the game. ${cap(state.turn)} to move.`;
+  if (state.you && !inGame()) return `${t("You are out of the game.")} ${t("{color} to move.", { color: cap(state.turn) })}`;
   if (state.you) {
-    if (mover?.kind === "computer") return `The computer is thinking…${draw}`;
-    return `Waiting for ${seatLabel(mover)} to move.${draw}`;
+    if (mover?.kind === "computer") return t("The computer is thinking…") + draw;
+    return t("Waiting for {player} to move.", { player: seatLabel(mover) }) + draw;
   }
-  return `${cap(state.turn)} to move.${draw}`;
+  return t("{color} to move.", { color: cap(state.turn) }) + draw;
 }
 
 /** A takeback asked for, first on the status line: the opponent asks (answer with the buttons
@@ -501,13 +509,15 @@ function statusText() {
 function takebackText() {
   const offer = state.takeback_offer;
   if (!offer || state.status !== "playing") return "";
-  if (offer === state.you) return `You ask to take back your last move: waiting for ${seatLabel(seatOf(other(offer)))}'s answer.`;
+  if (offer === state.you) return t("You ask to take back your last move: waiting for {player}'s answer.", { player: seatLabel(seatOf(other(offer))) });
   const asker = seatLabel(seatOf(offer));
-  return inGame() ? `${asker} asks to take back the last move: accept or decline.` : `${asker} asks to take back the last move.`;
+  return inGame()
+    ? t("{player} asks to take back the last move: accept or decline.", { player: asker })
+    : t("{player} asks to take back the last move.", { player: asker });
 }
 
-function cap(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : "";
+function cap(color) {
+  return color ? colorName(color) : "";
 }
 
 function renderStatus() {
@@ -545,7 +555,7 @@ function renderActions() {
   const offerButton = $("draw-offer");
   offerButton.hidden = !(playing && player && !asked);
   offerButton.disabled = agreed.includes(state.you);
-  offerButton.textContent = agreed.includes(state.you) ? "Draw offered" : "Offer draw";
+  offerButton.textContent = agreed.includes(state.you) ? t("Draw offered") : t("Offer draw");
   $("draw-accept").hidden = !(playing && player && asked);
   $("draw-decline").hidden = $("draw-accept").hidden;
   $("resign").hidden = !(playing && player);
@@ -609,7 +619,9 @@ function renderMoves() {
           "data-judgement": judged?.judgement,
           "aria-current": ply === shown && !pending ? "true" : "false",
           disabled: !known,
-          title: known ? `Show the position after ${move.notation}` : "Position not available: only the moves seen live can be shown",
+          title: known
+            ? t("Show the position after {move}", { move: move.notation })
+            : t("Position not available: only the moves seen live can be shown"),
           onclick: () => view(ply),
         },
         mover ? h("span", { class: `swatch ${mover}`, title: mover }) : null,
@@ -620,13 +632,15 @@ function renderMoves() {
   box.replaceChildren(...cells);
   box.style.setProperty("--round", String(round));
   box.classList.toggle("many", many);
-  box.setAttribute("aria-label", `Moves (${moves.length})`);
+  box.setAttribute("aria-label", t("Moves ({n})", { n: moves.length }));
   scrollWithin(box, box.querySelector('[aria-current="true"]')); // the list scrolls, never the page
   const viewing = $("viewing");
   if (viewPly !== null) {
     viewing.textContent = viewPly === 0
-      ? "Showing the start position. Press >| to return to the game."
-      : `Showing the position after ${moves[viewPly - 1]?.notation || `ply ${viewPly}`}. Press >| to return to the game.`;
+      ? t("Showing the start position. Press >| to return to the game.")
+      : t("Showing the position after {move}. Press >| to return to the game.", {
+          move: moves[viewPly - 1]?.notation || t("ply {n}", { n: viewPly }),
+        });
   } else {
     viewing.textContent = "";
   }
@@ -671,7 +685,7 @@ function showTournament(tournamentId) {
     return;
   }
   if (!link) {
-    link = h("a", { class: "button", id: "tournament-link" }, "Back to the tournament");
+    link = h("a", { class: "button", id: "tournament-link" }, t("Back to the tournament"));
     $("rematch-link").after(link);
   }
   link.href = `/tournaments/${encodeURIComponent(tournamentId)}`;
@@ -696,7 +710,7 @@ function renderTable(player) {
   const takeback = $("takeback");
   takeback.hidden = !(player && two && mine && (!offer || offer === state.you));
   takeback.disabled = offer === state.you;
-  takeback.textContent = offer === state.you ? "Takeback asked" : "Ask to take back";
+  takeback.textContent = offer === state.you ? t("Takeback asked") : t("Ask to take back");
   $("takeback-accept").hidden = !(player && two && offer && offer !== state.you);
   $("takeback-decline").hidden = $("takeback-accept").hidden;
   $("premove-cancel").hidden = !(premove || premoveFrom);
@@ -718,8 +732,12 @@ function renderPresence() {
     const mineToClaim = inGame() && color !== state.you;
     claimable = mineToClaim && wait <= 0;
     line.textContent = wait > 0
-      ? `${who} has left the game: ${mineToClaim ? "you may claim the win in" : "the opponent may claim in"} ${wait} s.`
-      : `${who} has left the game${mineToClaim ? ": claim the win, call it a draw, or wait." : "."}`;
+      ? mineToClaim
+        ? t("{player} has left the game: you may claim the win in {seconds} s.", { player: who, seconds: wait })
+        : t("{player} has left the game: the opponent may claim in {seconds} s.", { player: who, seconds: wait })
+      : mineToClaim
+        ? t("{player} has left the game: claim the win, call it a draw, or wait.", { player: who })
+        : t("{player} has left the game.", { player: who });
     line.classList.add("warning");
   }
   line.hidden = !gone.length;
@@ -731,13 +749,20 @@ function renderPresence() {
   if (deadline) {
     const wait = Math.max(0, Math.ceil(deadline - now));
     const mine = state.turn === state.you;
-    const who = mine ? "You have" : `${cap(state.turn)} has`;
+    const values = { color: cap(state.turn), seconds: wait };
     // In a match a first move made too late loses the game; elsewhere it aborts it.
-    const otherwise = !state.match && !state.tournament ? "the game is aborted" : mine ? "you lose this game" : "loses this game";
-    first.textContent = `${who} ${wait} s to make a first move, or ${otherwise}.`;
+    if (!state.match && !state.tournament) {
+      first.textContent = mine
+        ? t("You have {seconds} s to make a first move, or the game is aborted.", values)
+        : t("{color} has {seconds} s to make a first move, or the game is aborted.", values);
+    } else {
+      first.textContent = mine
+        ? t("You have {seconds} s to make a first move, or you lose this game.", values)
+        : t("{color} has {seconds} s to make a first move, or loses this game.", values);
+    }
   }
   const count = presence.spectators || 0;
-  $("spectators").textContent = count ? `${count} spectator${count === 1 ? "" : "s"}` : "";
+  $("spectators").textContent = count ? tn("{n} spectator", "{n} spectators", count) : "";
 }
 
 function onFrame(frame) {
@@ -792,9 +817,9 @@ function tick() {
 function connectionStatus(status, retryMs) {
   const element = $("connection");
   element.classList.toggle("down", status === "closed");
-  if (status === "open") element.textContent = state?.status === "finished" ? "" : "Live.";
-  else if (status === "connecting") element.textContent = "Connecting…";
-  else element.textContent = `Connection lost: retrying in ${Math.max(1, Math.round(retryMs / 1000))} s.`;
+  if (status === "open") element.textContent = state?.status === "finished" ? "" : t("Live.");
+  else if (status === "connecting") element.textContent = t("Connecting…");
+  else element.textContent = t("Connection lost: retrying in {seconds} s.", { seconds: Math.max(1, Math.round(retryMs / 1000)) });
 }
 
 function restartSocket() {
@@ -842,7 +867,7 @@ function wire() {
   });
   const mute = $("mute");
   const showMute = () => {
-    mute.textContent = sound.muted ? "Sound off" : "Sound on";
+    mute.textContent = sound.muted ? t("Sound off") : t("Sound on");
     mute.setAttribute("aria-pressed", String(sound.muted));
   };
   showMute();
@@ -886,7 +911,7 @@ function wire() {
     input.select();
     try {
       await navigator.clipboard.writeText(input.value);
-      $("copy-invite").textContent = "Copied";
+      $("copy-invite").textContent = t("Copied");
     } catch {
       document.execCommand?.("copy");
     }
@@ -895,7 +920,7 @@ function wire() {
   $("draw-accept").addEventListener("click", (event) => action(() => api.draw(gameId, "accept"), event.currentTarget));
   $("draw-decline").addEventListener("click", (event) => action(() => api.draw(gameId, "decline"), event.currentTarget));
   $("resign").addEventListener("click", (event) => {
-    if (!window.confirm("Resign this game?")) return;
+    if (!window.confirm(t("Resign this game?"))) return;
     action(() => api.resign(gameId), event.currentTarget);
   });
   $("rematch").addEventListener("click", async (event) => {
@@ -933,13 +958,13 @@ function join(seat, button) {
 }
 
 function showMe() {
-  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+  $("who").textContent = me ? t("Playing as {name}", { name: me.name }) : t("Guest");
 }
 
 async function main() {
   wire();
   if (!gameId) {
-    fail(new Error("No game in this address."));
+    fail(new Error(t("No game in this address.")));
     return;
   }
   api.me().then((who) => {
@@ -950,8 +975,8 @@ async function main() {
     await accept(await api.game(gameId));
   } catch (error) {
     if (error.status === 404) {
-      $("board").replaceChildren(h("p", {}, "There is no such game. ", h("a", { href: "/" }, "Back to the lobby")));
-      $("status").textContent = "No such game.";
+      $("board").replaceChildren(h("p", {}, `${t("There is no such game.")} `, h("a", { href: "/" }, t("Back to the lobby"))));
+      $("status").textContent = t("No such game.");
       for (const id of ["actions", "move-form", "review"]) $(id).hidden = true;
       for (const element of document.querySelectorAll(".moves-nav, .settings-row, #moves, #moves-title, .player")) element.hidden = true;
       return;

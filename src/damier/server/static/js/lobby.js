@@ -1,7 +1,8 @@
 // The lobby: a name, an account (register, log in, ratings, archive), the game lists
 // (polled), and the form that creates a game: an opponent and a colour for two players,
 // every seat (you, open, or the computer at a level) on a board of more.
-import { api, controlOf, getJSON, h, postJSON, resultText, seatLabel, showError } from "./api.js";
+import { api, colorName, controlOf, getJSON, h, postJSON, resultText, seatLabel, showError } from "./api.js";
+import { t, tn } from "./i18n.js";
 import { ModePicker } from "./modes.js";
 import { NowList } from "./now.js";
 
@@ -48,13 +49,13 @@ function showMe() {
   const status = document.getElementById("name-status");
   if (me) {
     const page = h("a", { href: `/players/${encodeURIComponent(me.name)}` }, me.name);
-    who.replaceChildren("Playing as ", page);
-    status.textContent = `You play as ${me.name}.`;
+    who.replaceChildren(t("Playing as"), " ", page);
+    status.textContent = t("You play as {name}.", { name: me.name });
     const input = document.getElementById("name-input");
     if (!input.value) input.value = me.name;
   } else {
-    who.textContent = "Guest";
-    status.textContent = "Choose a name, or play as a guest.";
+    who.textContent = t("Guest");
+    status.textContent = t("Choose a name, or play as a guest.");
   }
 }
 
@@ -73,10 +74,10 @@ function openRow(game) {
   const creatorSeat = seats.find((seat) => seat && seat.id) || game.white;
   const creatorColor = creatorSeat.color || (creatorSeat === game.white ? "white" : "black");
   const free = seats.filter((seat) => seat.kind === "human" && !seat.id).length;
-  const more = seats.length > 2 ? ` · ${free} of ${seats.length} seats open` : "";
+  const more = seats.length > 2 ? ` · ${tn("{free} of {n} seat open", "{free} of {n} seats open", seats.length, { free })}` : "";
   let action;
   if (mine(game)) {
-    action = h("a", { class: "button", href: `/games/${encodeURIComponent(game.id)}` }, "Your game");
+    action = h("a", { class: "button", href: `/games/${encodeURIComponent(game.id)}` }, t("Your game"));
   } else {
     action = h(
       "button",
@@ -84,18 +85,18 @@ function openRow(game) {
         type: "button",
         class: "primary",
         "data-join": game.id,
-        "aria-label": `Join ${seatLabel(creatorSeat)}'s ${variantTitle(game.variant)} game`,
+        "aria-label": t("Join {player}'s {variant} game", { player: seatLabel(creatorSeat), variant: variantTitle(game.variant) }),
         onclick: (event) => join(game.id, event.currentTarget),
       },
-      "Join",
+      t("Join"),
     );
   }
   return h(
     "tr",
     { "data-game": game.id },
     h("td", {}, variantTitle(game.variant)),
-    h("td", {}, controlOf(game.clock) || "no clock"),
-    h("td", {}, `${seatLabel(creatorSeat)} (${creatorColor})${more}`),
+    h("td", {}, controlOf(game.clock) || t("no clock")),
+    h("td", {}, `${seatLabel(creatorSeat)} (${colorName(creatorColor).toLowerCase()})${more}`),
     h("td", { class: "action" }, action),
   );
 }
@@ -106,14 +107,14 @@ function liveRow(game) {
     { "data-game": game.id },
     h("td", {}, players(game)),
     h("td", {}, variantTitle(game.variant)),
-    h("td", {}, controlOf(game.clock) || "no clock"),
+    h("td", {}, controlOf(game.clock) || t("no clock")),
     h(
       "td",
       { class: "action" },
       h(
         "a",
         { class: "button", href: `/games/${encodeURIComponent(game.id)}` },
-        mine(game) ? "Play" : "Watch",
+        mine(game) ? t("Play") : t("Watch"),
       ),
     ),
   );
@@ -126,7 +127,7 @@ function finishedRow(game) {
     h("td", {}, players(game)),
     h("td", {}, variantTitle(game.variant)),
     h("td", {}, game.result ? `${game.result.pdn || ""} ${resultText(game.result)}` : ""),
-    h("td", { class: "action" }, gameLink(game.id, "View")),
+    h("td", { class: "action" }, gameLink(game.id, t("View"))),
   );
 }
 
@@ -142,14 +143,14 @@ function accountMessage(text) {
 }
 
 function archiveRow(game) {
-  const outcome = game.result ? `${game.result.pdn || ""} ${resultText(game.result)}` : game.status;
+  const outcome = game.result ? `${game.result.pdn || ""} ${resultText(game.result)}` : t(game.status);
   return h(
     "tr",
     { "data-game": game.id },
     h("td", {}, players(game)),
     h("td", {}, variantTitle(game.variant)),
     h("td", {}, outcome),
-    h("td", { class: "action" }, gameLink(game.id, "View")),
+    h("td", { class: "action" }, gameLink(game.id, t("View"))),
   );
 }
 
@@ -162,7 +163,7 @@ async function loadArchive(more = false) {
   archiveNext = page.next;
   document
     .getElementById("archive")
-    .replaceChildren(table(["Players", "Variant", "Result", ""], archive.map(archiveRow), "No games yet."));
+    .replaceChildren(table([t("Players"), t("Variant"), t("Result"), ""], archive.map(archiveRow), t("No games yet.")));
   document.getElementById("archive-more").hidden = !archiveNext;
 }
 
@@ -183,19 +184,19 @@ async function showAccount() {
     if (me && !name.value) name.value = me.name;
     return;
   }
-  document.getElementById("account-status").textContent = `Logged in as ${profile.name}.`;
+  document.getElementById("account-status").textContent = t("Logged in as {name}.", { name: profile.name });
   const rows = profile.ratings.map((rating) =>
     h(
       "tr",
       { "data-variant": rating.variant },
       h("td", {}, variantTitle(rating.variant)),
       h("td", {}, `${Math.round(rating.rating)} ±${Math.round(rating.deviation)}`),
-      h("td", {}, `${rating.games} ${rating.games === 1 ? "game" : "games"}`),
+      h("td", {}, tn("{n} game", "{n} games", rating.games)),
     ),
   );
   document
     .getElementById("ratings")
-    .replaceChildren(table(["Variant", "Rating", "Rated"], rows, "No rated game yet: play another registered player."));
+    .replaceChildren(table([t("Variant"), t("Rating"), t("Rated")], rows, t("No rated game yet: play another registered player.")));
   await loadArchive();
 }
 
@@ -212,7 +213,7 @@ function setupAccount() {
       password.value = "";
       me = { id: profile.id, name: profile.name };
       document.getElementById("name-input").value = me.name;
-      accountMessage(action === "register" ? "Registered: your games and ratings are kept." : "");
+      accountMessage(action === "register" ? t("Registered: your games and ratings are kept.") : "");
       showMe();
       await showAccount();
       refresh();
@@ -229,7 +230,7 @@ function setupAccount() {
       archiveNext = null;
       document.getElementById("name-input").value = "";
       document.getElementById("account-name").value = "";
-      accountMessage("Logged out: you play as a guest.");
+      accountMessage(t("Logged out: you play as a guest."));
       showMe();
       await showAccount();
       refresh();
@@ -260,15 +261,15 @@ async function refresh() {
     };
     put(
       "open-games",
-      table(["Variant", "Clock", "Created by", ""], newestFirst(open).map(openRow), "No open games: create one."),
+      table([t("Variant"), t("Clock"), t("Created by"), ""], newestFirst(open).map(openRow), t("No open games: create one.")),
     );
     put(
       "live-games",
-      table(["Players", "Variant", "Clock", ""], newestFirst(playing).map(liveRow), "No game is being played."),
+      table([t("Players"), t("Variant"), t("Clock"), ""], newestFirst(playing).map(liveRow), t("No game is being played.")),
     );
     put(
       "finished-games",
-      table(["Players", "Variant", "Result", ""], newestFirst(finished).slice(0, 20).map(finishedRow), "No finished games yet."),
+      table([t("Players"), t("Variant"), t("Result"), ""], newestFirst(finished).slice(0, 20).map(finishedRow), t("No finished games yet.")),
     );
   } catch (error) {
     fail(error);
@@ -317,13 +318,13 @@ function readSettings() {
 function buildSeats(count, saved) {
   const colors = ["white", "black", "red", "green", "yellow", "purple", "orange", "cyan"];
   const options = [
-    ["you", "You"],
-    ["open", "A person (open seat)"],
-    ...[...Array(10).keys()].map((i) => [`computer-${i + 1}`, `Computer, level ${i + 1}`]),
+    ["you", t("You")],
+    ["open", t("A person (open seat)")],
+    ...[...Array(10).keys()].map((i) => [`computer-${i + 1}`, t("Computer, level {level}", { level: i + 1 })]),
   ];
   const rows = colors.slice(0, count).map((color, seat) => {
     const chosen = saved?.[seat] ? (saved[seat].kind === "computer" ? `computer-${saved[seat].level}` : saved[seat].kind) : seat ? "computer-3" : "you";
-    const name = color[0].toUpperCase() + color.slice(1);
+    const name = colorName(color);
     return h(
       "div",
       { class: "row" },
@@ -384,13 +385,13 @@ function syncForm() {
   document.getElementById("takebacks-row").hidden = computer; // the computer always grants them
   form.level.disabled = !computer;
   document.getElementById("variant-rules").href = `/rules/${encodeURIComponent(form.variant.value)}`;
-  document.getElementById("variant-rules").textContent = `Rules of ${variantTitle(form.variant.value)}`;
+  document.getElementById("variant-rules").textContent = t("Rules of {variant}", { variant: variantTitle(form.variant.value) });
 }
 
 async function setup() {
   const levels = document.getElementById("level");
   for (let level = 1; level <= 10; level += 1) {
-    levels.append(h("option", { value: level, selected: level === 3 }, `Level ${level}`));
+    levels.append(h("option", { value: level, selected: level === 3 }, t("Level {level}", { level })));
   }
 
   const form = document.getElementById("create-form");

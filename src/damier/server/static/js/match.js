@@ -2,6 +2,7 @@
 // and the "Ready" button that starts it (it starts anyway when the pause is over). On the
 // match page (/matches/{id}) it is the whole page; on the game page of a match's game it is
 // a panel under the game, and it takes the players to the next game when it starts.
+import { t, tn } from "./i18n.js";
 import { api, h, resultText, showError } from "./api.js";
 
 const POLL_MS = 1000;
@@ -16,19 +17,19 @@ function points(value) {
 }
 
 function name(match, side) {
-  return match.players[side].name || "(waiting)";
+  return match.players[side].name || t("(waiting)");
 }
 
 function roundRow(match, round, gameId) {
   const white = name(match, round.white);
   const black = name(match, 1 - round.white);
   const score = round.points ? `${points(round.points[0])}–${points(round.points[1])}` : "";
-  let outcome = "coming";
+  let outcome = t("coming");
   if (round.points) outcome = resultText(round.result);
-  else if (round.game) outcome = "being played";
+  else if (round.game) outcome = t("being played");
   let link = null;
   if (round.game && round.game !== gameId) {
-    const text = round.points ? "View" : match.you !== null ? "Play" : "Watch";
+    const text = round.points ? t("View") : match.you !== null ? t("Play") : t("Watch");
     link = h("a", { href: `/games/${encodeURIComponent(round.game)}` }, text);
   }
   if (gameId) {
@@ -50,7 +51,7 @@ function roundRow(match, round, gameId) {
     h("td", {}, String(round.number)),
     h("td", {}, white),
     h("td", {}, black),
-    h("td", {}, round.opening.length ? round.opening.join(" ") : "from the start"),
+    h("td", {}, round.opening.length ? round.opening.join(" ") : t("from the start")),
     h("td", {}, score),
     h("td", {}, outcome),
     h("td", { class: "action" }, link),
@@ -124,9 +125,9 @@ class MatchView {
       return;
     }
     this.box.replaceChildren(
-      h("h2", {}, "Match"),
+      h("h2", {}, t("Match")),
       h("p", { id: "match-status", class: "status" }, this.missing ? "There is no such match." : `The match cannot be shown: ${error.message || error}.`),
-      h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
+      h("p", {}, h("a", { href: "/" }, t("Back to the lobby"))),
     );
   }
 
@@ -154,17 +155,17 @@ class MatchView {
     }
     let invite = null;
     if (match.status === "open" && you !== null) {
-      invite = h("p", {}, "Invite someone with this link: ", h("a", { href: location.href.split("#")[0] }, location.href));
+      invite = h("p", {}, `${t("Invite someone with this link:")} `, h("a", { href: location.href.split("#")[0] }, location.href));
     } else if (match.status === "open") {
       invite = h("button", { type: "button", class: "primary", id: "match-join", onclick: () => this.join() }, "Join this match");
     }
     const rounds = match.rounds.map((round) => roundRow(match, round, this.gameId));
     // The panel has no room for the openings, nor for a column of each player.
     const headings = this.gameId
-      ? ["#", "White – Black", "Score", "Result"]
-      : ["Game", "White", "Black", "Opening", `${name(match, 0)}–${name(match, 1)}`, "Result", ""];
+      ? ["#", `${t("White")} – ${t("Black")}`, t("Score"), t("Result")]
+      : [t("Game"), t("White"), t("Black"), t("Opening"), `${name(match, 0)}–${name(match, 1)}`, t("Result"), ""];
     const children = [
-      h("h2", {}, this.gameId ? `A game of a match of ${match.games}` : `Match of ${this.title}, ${match.games} games`),
+      h("h2", {}, this.gameId ? t("A game of a match of {n}", { n: match.games }) : tn("Match of {variant}, {n} game", "Match of {variant}, {n} games", match.games, { variant: this.title })),
       h("p", { id: "match-status", class: "status", role: "status" }, statusText(match)),
       coming ? h("p", { id: "match-coming" }, coming) : null,
       action,
@@ -200,7 +201,7 @@ async function start() {
     return;
   }
   const me = await api.me();
-  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+  $("who").textContent = me ? t("Playing as {name}", { name: me.name }) : t("Guest");
   new MatchView($("match"), path[1], null).poll();
 }
 

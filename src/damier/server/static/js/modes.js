@@ -2,16 +2,17 @@
 // options as switches (each with its one line), and the mode (a single game, a match, the
 // losing game). Every change asks the server (`/api/modes`) whether the combination can be
 // played, and says why not before anything is created.
+import { N_, t, tn } from "./i18n.js";
 import { getJSON, h } from "./api.js";
 
 const FAMILIES = [
-  ["10x10", "10×10 boards"],
-  ["8x8", "8×8 boards"],
-  ["12x12", "12×12 board"],
-  ["orthogonal", "Orthogonal games (all squares)"],
-  ["multi-player", "Boards of more players"],
-  ["files", "This server's variant files"],
-  ["other", "Other boards"],
+  ["10x10", N_("10×10 boards")],
+  ["8x8", N_("8×8 boards")],
+  ["12x12", N_("12×12 board")],
+  ["orthogonal", N_("Orthogonal games (all squares)")],
+  ["multi-player", N_("Boards of more players")],
+  ["files", N_("This server's variant files")],
+  ["other", N_("Other boards")],
 ];
 
 const $ = (id) => document.getElementById(id);
@@ -33,7 +34,7 @@ export class ModePicker {
       const options = members.map((variant) =>
         h("option", { value: variant.name, selected: variant.name === selected }, variant.title || variant.name),
       );
-      this.form.variant.append(h("optgroup", { label }, options));
+      this.form.variant.append(h("optgroup", { label: t(label) }, options));
     }
   }
 
@@ -91,19 +92,19 @@ export class ModePicker {
     if (mode === "match" && plan) {
       const select = $("match-games");
       const keep = select.value;
-      select.replaceChildren(...plan.games.map((n) => h("option", { value: n, selected: String(n) === keep || (!plan.games.includes(Number(keep)) && n === 4) }, `${n} games`)));
+      select.replaceChildren(...plan.games.map((n) => h("option", { value: n, selected: String(n) === keep || (!plan.games.includes(Number(keep)) && n === 4) }, tn("{n} game", "{n} games", n))));
     }
     const opponent = this.form.querySelector('input[name="opponent"]:checked')?.value;
     if (!problem && mode === "match" && opponent === "open" && !this.form.clock.value) {
-      problem = "a match against a person needs a clock (a player who leaves loses his games on time)";
+      problem = t("a match against a person needs a clock (a player who leaves loses his games on time)");
     }
     let text = "";
-    if (problem) text = `Not possible: ${problem}`;
-    else if (mode === "single") text = `A single game of ${check.title}.`;
-    else if (mode === "losing") text = `The losing form (${chosen.variant}): the player left without a move wins.`;
+    if (problem) text = t("Not possible: {problem}", { problem });
+    else if (mode === "single") text = t("A single game of {variant}.", { variant: check.title });
+    else if (mode === "losing") text = t("The losing form ({variant}): the player left without a move wins.", { variant: chosen.variant });
     else {
       const deck = plan.deck ? ` (deck ${plan.deck})` : "";
-      text = `Colours alternate, a win is 1 point and a draw ½; ${plan.opening_games}${deck}.`;
+      text = t("Colours alternate, a win is 1 point and a draw ½; {openings}{deck}.", { openings: plan.opening_games, deck });
     }
     const message = $("mode-check");
     message.textContent = text;

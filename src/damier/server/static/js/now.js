@@ -1,9 +1,10 @@
 // The lobby's "who is playing now": per variant and mode, how many games are being played,
 // who waits for an opponent (a button to join him) and the games to watch; filtered by
 // variant and mode (GET /api/now).
+import { N_, t, tn } from "./i18n.js";
 import { api, h } from "./api.js";
 
-const MODES = { single: "Single game", match: "Match", losing: "Losing game" };
+const MODES = { single: N_("Single game"), match: N_("Match"), losing: N_("Losing game") };
 const $ = (id) => document.getElementById(id);
 
 export class NowList {
@@ -44,13 +45,13 @@ export class NowList {
   }
 
   waiting(entry) {
-    const what = entry.kind === "match" ? `a match of ${entry.games} games` : entry.seats > 1 ? `${entry.seats} seats open` : "a game";
+    const what = entry.kind === "match" ? tn("a match of {n} game", "a match of {n} games", entry.games) : entry.seats > 1 ? tn("{n} seat open", "{n} seats open", entry.seats) : t("a game");
     return h(
       "li",
       { "data-waiting": entry.id },
-      h("span", { class: entry.guest ? "now-name guest" : "now-name" }, entry.name || "Someone"),
-      ` waits (${what}, ${entry.clock || "no clock"}) `,
-      h("button", { type: "button", class: "primary", onclick: (event) => this.join(entry, event.currentTarget) }, "Join"),
+      h("span", { class: entry.guest ? "now-name guest" : "now-name" }, entry.name || t("Someone")),
+      ` ${t("waits ({what}, {clock})", { what, clock: entry.clock || t("no clock") })} `,
+      h("button", { type: "button", class: "primary", onclick: (event) => this.join(entry, event.currentTarget) }, t("Join")),
     );
   }
 
@@ -79,7 +80,7 @@ export class NowList {
           h(
             "div",
             { class: "now-group", "data-variant": group.variant, "data-mode": group.mode },
-            h("h3", {}, `${this.title(group.variant)} · ${MODES[group.mode]}`),
+            h("h3", {}, `${this.title(group.variant)} · ${t(MODES[group.mode])}`),
             h("p", { class: "muted" }, `${group.playing} ${group.playing === 1 ? "game" : "games"} being played`),
             group.waiting.length ? h("ul", { class: "waiting" }, group.waiting.map((entry) => this.waiting(entry))) : null,
             group.live.length ? h("ul", { class: "live" }, group.live.map((entry) => this.live(entry))) : null,

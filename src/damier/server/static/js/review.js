@@ -2,12 +2,15 @@
 // in SVG over the moves, the class of every move, and the engine's best move of the shown
 // position. The server answers 202 with its progress while it computes the review, then
 // 200 with the review; the panel asks again every second until it has it.
+import { N_, t, tn } from "./i18n.js";
 import { ApiError, h } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const CAP = 600; // the graph shows scores up to ±6 men; mates sit on the edges
 const WIDTH = 300;
 const HEIGHT = 90;
+const JUDGEMENTS = { good: N_("good"), inaccuracy: N_("inaccuracy"), mistake: N_("mistake"), blunder: N_("blunder") };
+const judgementText = (judgement) => t(JUDGEMENTS[judgement] || judgement);
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
 function svg(tag, attributes = {}) {
@@ -20,7 +23,7 @@ function svg(tag, attributes = {}) {
 export function scoreText(position) {
   if (!position) return "";
   if (position.mate !== null && position.mate !== undefined) {
-    if (position.mate === 0) return position.score > 0 ? "White won" : "Black won";
+    if (position.mate === 0) return position.score > 0 ? t("White won") : t("Black won");
     return position.mate > 0 ? `#${position.mate}` : `#−${-position.mate}`;
   }
   const men = position.score / 100;
@@ -75,7 +78,7 @@ export class ReviewPanel {
     if (!this.gameId || this.review) return;
     this.elements.start.hidden = true;
     this.elements.progress.hidden = false;
-    this.elements.progress.textContent = "The engine is reviewing the game…";
+    this.elements.progress.textContent = t("The engine is reviewing the game…");
     await this.poll();
   }
 
@@ -85,7 +88,7 @@ export class ReviewPanel {
       const { status, data } = await fetchReview(this.gameId);
       if (status === 202) {
         const { done, total } = data;
-        this.elements.progress.textContent = `The engine is reviewing the game… ${done}/${total} positions`;
+        this.elements.progress.textContent = t("The engine is reviewing the game… {done}/{total} positions", { done, total });
         this.elements.progress.dataset.done = String(done);
         this.timer = setTimeout(() => this.poll(), 1000);
         return;
@@ -129,15 +132,15 @@ export class ReviewPanel {
     const move = this.moveAt(ply);
     const parts = [];
     if (move) {
-      let text = `${move.notation}: ${move.judgement}`;
+      let text = `${move.notation}: ${judgementText(move.judgement)}`;
       if (move.loss > 0) text += ` (−${(move.loss / 100).toFixed(2)})`;
-      if (move.forced) text += " (forced)";
-      else if (move.best && move.best !== move.notation) text += `; the engine prefers ${move.best}`;
+      if (move.forced) text += ` ${t("(forced)")}`;
+      else if (move.best && move.best !== move.notation) text += `; ${t("the engine prefers {move}", { move: move.best })}`;
       parts.push(text);
     }
     if (position) {
-      parts.push(`Evaluation ${scoreText(position)}`);
-      if (position.best) parts.push(`best move ${position.best.notation}`);
+      parts.push(t("Evaluation {score}", { score: scoreText(position) }));
+      if (position.best) parts.push(t("best move {move}", { move: position.best.notation }));
     }
     this.elements.summary.textContent = parts.join(" · ");
   }
@@ -153,7 +156,7 @@ export class ReviewPanel {
       viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
       preserveAspectRatio: "none",
       role: "img",
-      "aria-label": `Evaluation graph over ${positions.length} positions (White above the line)`,
+      "aria-label": tn("Evaluation graph over {n} position (White above the line)", "Evaluation graph over {n} positions (White above the line)", positions.length),
     });
     root.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, class: "eval-black" }));
     const points = positions.map((p) => `${x(p.ply)},${y(p.score)}`);
@@ -178,7 +181,7 @@ export class ReviewPanel {
       });
       const title = svg("title");
       const move = this.moveAt(position.ply);
-      title.textContent = `${move ? `${move.notation} (${move.judgement})` : "Start"}: ${scoreText(position)}`;
+      title.textContent = `${move ? `${move.notation} (${judgementText(move.judgement)})` : t("Start")}: ${scoreText(position)}`;
       hit.append(title);
       group.append(hit);
       if (judgement !== "good") {
@@ -192,8 +195,12 @@ export class ReviewPanel {
     const legend = h(
       "p",
       { class: "muted review-legend" },
-      `Blunders ${counts.blunder} · mistakes ${counts.mistake} · inaccuracies ${counts.inaccuracy}` +
-        ` · ${review.seconds}s per position`,
+      t("Blunders {blunders} · mistakes {mistakes} · inaccuracies {inaccuracies} · {seconds}s per position", {
+        blunders: counts.blunder,
+        mistakes: counts.mistake,
+        inaccuracies: counts.inaccuracy,
+        seconds: review.seconds,
+      }),
     );
     this.elements.graph.replaceChildren(root, legend);
     this.select(this.selected ?? positions.length - 1);

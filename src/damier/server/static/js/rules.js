@@ -1,4 +1,5 @@
 // The rules page: a variant's title, summary and rules, and its start position.
+import { N_, t, tn } from "./i18n.js";
 import { api, h, showError } from "./api.js";
 import { Board } from "./board.js";
 import { parseFen, squareIndex } from "./position.js";
@@ -9,9 +10,15 @@ const $ = (id) => document.getElementById(id);
 // Fields of the variant answer that are not rules text.
 const SKIP = new Set(["name", "title", "summary", "geometry", "width", "height", "board", "start_fen"]);
 
+// The rules' fields the page shows, in words (t() says them in the player's language).
+const FIELDS = [
+  N_("First"), N_("Kings"), N_("Capture choice"), N_("Crowning"), N_("Removal"), N_("Men capture kings"),
+  N_("Giveaway"), N_("Crowning wins"), N_("Line moves"), N_("Draw rules"), N_("Options"), N_("Players"), N_("Family"),
+];
+
 function label(key) {
   const text = key.replaceAll("_", " ");
-  return text[0].toUpperCase() + text.slice(1);
+  return t(text[0].toUpperCase() + text.slice(1));
 }
 
 /** "QuietMoves" -> "quiet moves": the rules' names (draw rules) in words, each once. */
@@ -20,17 +27,17 @@ function words(names) {
 }
 
 function valueNode(value, key = "") {
-  if (key === "draw_rules" && Array.isArray(value)) return value.length ? words(value).join(", ") : "none";
+  if (key === "draw_rules" && Array.isArray(value)) return value.length ? words(value).join(", ") : t("none");
   if (key === "options" && Array.isArray(value) && value.every((o) => o && o.name && o.summary)) {
     // As the lobby shows them: the name to add to the variant's, then what it changes.
     return value.length
       ? h("ul", {}, value.map((o) => h("li", {}, h("strong", {}, o.name), ` — ${o.summary}`)))
-      : "none";
+      : t("none");
   }
   if (value === null || value === undefined || value === "") return "—";
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
   if (Array.isArray(value)) {
-    if (!value.length) return "none";
+    if (!value.length) return t("none");
     if (value.every((item) => typeof item !== "object")) return value.join(", ");
     return h("ul", {}, value.map((item) => h("li", {}, valueNode(item))));
   }
@@ -64,34 +71,37 @@ function rulesNode(rules) {
 
 async function main() {
   const [variant, variants, me] = await Promise.all([api.variant(name), api.variants(), api.me()]);
-  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
-  document.title = `${variant.title || variant.name} — rules — Damier`;
+  $("who").textContent = me ? t("Playing as {name}", { name: me.name }) : t("Guest");
+  document.title = t("{variant} — rules — Damier", { variant: variant.title || variant.name });
   $("title").textContent = variant.title || variant.name;
   $("summary").textContent = variant.summary || "";
   const box = $("rules-text");
   const rules = variant.rules_text ?? variant.rules ?? variant.rules_summary ?? variant.description;
   if (rules !== undefined) {
-    box.append(h("h2", {}, "Rules"), ...[rulesNode(rules)].flat());
+    box.append(h("h2", {}, t("Rules")), ...[rulesNode(rules)].flat());
   }
   const extra = Object.entries(variant).filter(
     ([key]) => !SKIP.has(key) && !["rules_text", "rules_summary", "description"].includes(key),
   );
   if (extra.length) {
     box.append(
-      h("h2", {}, rules !== undefined ? "Details" : "Rules"),
+      h("h2", {}, rules !== undefined ? t("Details") : t("Rules")),
       h("dl", {}, extra.flatMap(([key, value]) => [h("dt", {}, label(key)), h("dd", {}, valueNode(value, key))])),
     );
   }
   const geometry = variant.geometry;
-  const board = new Board($("board"), geometry, { label: `${variant.title || variant.name}: start position` });
+  const board = new Board($("board"), geometry, { label: t("{variant}: start position", { variant: variant.title || variant.name }) });
   const startFen = geometry.start_fen || variant.start_fen;
   board.setPosition(parseFen(squareIndex(geometry), startFen));
   // Only a board of rows and columns has a width and a height (the others: their cells).
   const rectangular = (geometry.players || 2) === 2 && geometry.cells.every((cell) => cell.row !== null && cell.row !== undefined);
   const size = rectangular
-    ? `${geometry.width}×${geometry.height} board, ${geometry.cells.length} playable squares`
-    : `${geometry.cells.length} playable cells`;
-  $("board-caption").replaceChildren(`${size}. Start: `, h("code", { class: "fen" }, startFen));
+    ? tn("{width}×{height} board, {n} playable square", "{width}×{height} board, {n} playable squares", geometry.cells.length, {
+        width: geometry.width,
+        height: geometry.height,
+      })
+    : tn("{n} playable cell", "{n} playable cells", geometry.cells.length);
+  $("board-caption").replaceChildren(`${t("{size}. Start:", { size })} `, h("code", { class: "fen" }, startFen));
   $("play-link").href = "/";
   $("play-link").addEventListener("click", () => {
     try {
@@ -109,6 +119,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  showError($("error"), error.status === 404 ? `There is no variant called “${name}”.` : error.message, 60000);
+  showError($("error"), error.status === 404 ? t("There is no variant called “{name}”.", { name }) : error.message, 60000);
   if (error.status === 404) $("play-link").hidden = true; // nothing to play
 });
