@@ -20,6 +20,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from damier.compiled import SERVER_STAGES, WARMUP, Warmup
 from damier.rules import Variant, register_variant
 from damier.rules.variant_file import load_variant_file
+from damier.server import i18n
 from damier.server.rooms import RedisRooms, Refresh, Rooms, State
 from damier.server.routes import (
     accounts,
@@ -144,7 +145,8 @@ def create_app(
 
     @app.exception_handler(ServiceError)
     async def service_error(request: Request, error: ServiceError) -> JSONResponse:
-        return JSONResponse({"detail": error.detail}, status_code=error.status_code)
+        detail = i18n.localize(error.detail, i18n.request_language(request))
+        return JSONResponse({"detail": detail}, status_code=error.status_code)
 
     async def database_away(request: Request, error: Exception) -> JSONResponse:
         """The database could not be reached or lost the connection (stopped, restarting:
@@ -171,6 +173,7 @@ def create_app(
     app.include_router(status_router)
     app.include_router(variants.router)
     app.include_router(session.router)
+    app.include_router(i18n.router)
     app.include_router(accounts.router)
     app.include_router(games.router)
     app.include_router(review.router)
