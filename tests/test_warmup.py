@@ -15,6 +15,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -53,6 +54,25 @@ def test_parts_run_in_order_and_stages_become_ready_in_turn() -> None:
     assert not warmup.ready("tools")  # not asked for
     warmup.run(("tools",))
     assert done == ["kernel", "engine", "tools"]
+
+
+def test_the_computer_of_a_road_is_ready_before_the_other_searches() -> None:
+    table_search = threading.Event()
+    parts = [
+        Part("kernel", "moves", lambda: None),
+        Part("engine", "bitboard search", lambda: None, "bitboard"),
+        Part("engine", "table search", table_search.wait, "table"),
+    ]
+    warmup = Warmup(parts)
+    warmup.start(("kernel", "engine"))
+    try:
+        assert warmup.wait(warmup.computer_key("international"), WAIT)  # bitboard
+        assert warmup.status().part == "table search"
+        assert not warmup.ready(warmup.computer_key("turkish"))
+        assert not warmup.ready("engine")
+    finally:
+        table_search.set()
+    assert warmup.wait("engine", WAIT) and warmup.ready(warmup.computer_key("turkish"))
 
 
 def test_a_failed_part_leaves_nobody_waiting() -> None:
@@ -139,8 +159,9 @@ def test_the_computer_waits_for_the_engine(tmp_path: Path) -> None:
             created = client.post("/api/games", json=new_game)
             assert created.status_code == 201, created.text
             game = created.json()["id"]
-            # The computer's first move waits for the engine, holding no thread.
-            assert warmup.wait_for_waiters("engine", 1, WAIT)
+            # The computer's first move waits for its search, holding no thread.
+            assert warmup.computer_key("russian") == "bitboard"
+            assert warmup.wait_for_waiters("bitboard", 1, WAIT)
             assert client.get(f"/api/games/{game}").json()["ply"] == 0
             engine_gate.set()
             wait_for(client, game, lambda state: state["ply"] == 1, WAIT)

@@ -40,7 +40,10 @@ from typing import Literal
 
 from damier.board import Board
 from damier.engine import Engine
+from damier.kernel.bitboard import bitboard_spec
 from damier.kernel.jit import Compilations, watch_compilation
+from damier.rules import Variant, get_variant
+from damier.rules.description import Topology
 
 STAGES = ("kernel", "engine", "tools")
 """The stages of the compiled code, in the order they are made ready."""
@@ -62,6 +65,9 @@ class Part:
     """What it makes ready, in a few words for the user."""
     run: Callable[[], object]
     """The call."""
+    road: str | None = None
+    """For a search: which one (:func:`road_of`); the computer of a variant on that road
+    can play once its part is done, before the other searches are ready."""
 
 
 def _moves() -> None:
@@ -98,14 +104,36 @@ KERNEL_PARTS = (
 )
 PARTS = (
     *KERNEL_PARTS,
-    Part("engine", "the bitboard search (International)", partial(_search, "international")),
-    Part("engine", "the table search (Turkish)", partial(_search, "turkish")),
-    Part("engine", "the multi-player search (Tripad)", partial(_search, "tripad")),
+    Part(
+        "engine",
+        "the bitboard search (International)",
+        partial(_search, "international"),
+        "bitboard",
+    ),
+    Part("engine", "the table search (Turkish)", partial(_search, "turkish"), "table"),
+    Part(
+        "engine",
+        "the multi-player search (Tripad)",
+        partial(_search, "tripad"),
+        "multi-player",
+    ),
     Part("tools", "perft by bitboards (International)", partial(_perft, "international")),
     Part("tools", "perft by tables (Turkish)", partial(_perft, "turkish")),
     Part("tools", "perft with more players (Tripad)", partial(_perft, "tripad")),
 )
 """Every part, in order: together they build the whole cache (``damier compile``)."""
+
+
+def road_of(variant: str | Variant) -> str:
+    """Which search an engine for ``variant`` runs (as :class:`~damier.engine.Engine` picks
+    it): ``multi-player`` (more players, or a board that is not a square grid), else
+    ``bitboard`` where the bitboard code covers the rules, else ``table``."""
+    variant = get_variant(variant)
+    if variant.players > 2 or variant.topology is not Topology.SQUARE:
+        return "multi-player"
+    if bitboard_spec(variant) is None or os.environ.get("DAMIER_TABLE_SEARCH") == "1":
+        return "table"  # (the test of engine.bitsearch.bitboard_position)
+    return "bitboard"
 
 
 @dataclass(frozen=True)
@@ -160,7 +188,9 @@ class Warmup:
 
     def __init__(self, parts: Sequence[Part] = PARTS) -> None:
         self.parts = tuple(parts)
-        self._events = {stage: threading.Event() for stage in STAGES}
+        roads = {part.road for part in self.parts if part.road is not None}
+        self._events = {key: threading.Event() for key in (*STAGES, *sorted(roads))}
+        """By stage, and by road of the engine (:meth:`computer_key`)."""
         self._gates: dict[str, threading.Event] = {}
         self._waiters: dict[str, list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]]]
         self._waiters = {}
@@ -183,8 +213,14 @@ class Warmup:
     # -- waiting ----------------------------------------------------------------------
 
     def ready(self, stage: str) -> bool:
-        """Whether ``stage`` is ready."""
+        """Whether ``stage`` (or the search of a road, :meth:`computer_key`) is ready."""
         return self._events[stage].is_set()
+
+    def computer_key(self, variant: str | Variant) -> str:
+        """What the computer of ``variant`` waits for: the part of its road, if this
+        warm-up has one; else the whole engine."""
+        road = road_of(variant)
+        return road if road in self._events else "engine"
 
     def wait(self, stage: str, timeout: float | None = None) -> bool:
         """Block until ``stage`` is ready (or ``timeout`` seconds); whether it is."""
@@ -289,8 +325,8 @@ class Warmup:
             except BaseException as error:
                 self.error = error
                 with self._state:
-                    for stage in STAGES:  # nobody waits forever: what is missing compiles
-                        self._set(stage)  # at its first call, as without a warm-up
+                    for key in self._events:  # nobody waits forever: what is missing
+                        self._set(key)  # compiles at its first call, as without a warm-up
                 raise
             finally:
                 report = self._report("done", None)
@@ -336,6 +372,10 @@ class Warmup:
                 if not self.ready(stage) and all(p in self._finished for p in needed):
                     self._set(stage)
                     newly.append(stage)
+            for road in self._events.keys() - set(STAGES):
+                needed = [p for p in self.parts if p.stage == "kernel" or p.road == road]
+                if not self.ready(road) and all(p in self._finished for p in needed):
+                    self._set(road)
         return tuple(newly)
 
     def _report(

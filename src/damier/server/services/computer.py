@@ -17,6 +17,7 @@ from damier.board import Board
 from damier.compiled import WARMUP, Warmup
 from damier.engine import Engine, Info, time_budget
 from damier.engine.levels import LEVELS
+from damier.kernel.jit import watch_compilation
 
 
 class ComputerPool:
@@ -43,7 +44,7 @@ class ComputerPool:
 
     async def best_move(self, board: Board, level: int, seconds: float) -> str | None:
         """The notation of the computer's move in ``board`` (a copy the caller gives up)."""
-        await self._warmup.wait_async("engine")
+        await self._warmup.wait_async(self._warmup.computer_key(board.variant))
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._search, board, level, seconds)
 
@@ -74,7 +75,12 @@ class ComputerPool:
         if not board.legal_moves:
             return None
         engine = self._engine(board.variant.name, level)
-        info = engine.search(board, time=seconds)
+        with watch_compilation() as compiled:
+            info = engine.search(board, time=seconds)
+        if info.depth == 0 and compiled.count and len(board.legal_moves) > 1:
+            # Compiling ate the search's time (code the warm-up did not foresee): not a
+            # move to play unsearched. The code is compiled now: search again.
+            info = engine.search(board, time=seconds)
         move = info.best_move
         return move.notation if move is not None else board.legal_moves[0].notation
 
