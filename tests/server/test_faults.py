@@ -313,6 +313,7 @@ def test_two_servers_survive_redis_and_postgresql_going_away_and_a_killed_peer(
     assert bob.post(f"/api/games/{game_id}/join").status_code == 200
     acknowledged: list[tuple[int, str]] = []
     answers: list[int] = []
+    refused = 0
 
     def play(player: httpx.Client) -> int:
         """One move of ``player`` at the game's ply; the answer's status (200: stored)."""
@@ -372,11 +373,12 @@ def test_two_servers_survive_redis_and_postgresql_going_away_and_a_killed_peer(
                 else:
                     answers.append(ana.get(f"/api/games/{game_id}").status_code)
             restarting.join()
-            plies = len(acknowledged)
+            plies, refused = len(acknowledged), len(answers)
             for _ in range(20):  # a pooled connection may still find the server gone once
                 if play(ana if len(acknowledged) % 2 == 0 else bob) == 200:
                     break
             assert len(acknowledged) == plies + 1
+            refused = answers[refused:].count(503)
         assert set(answers) <= {200, 409, 503}, cluster.logs()
 
         # Server two is killed: Bob's sockets there vanish without a word; once its
@@ -410,6 +412,7 @@ def test_two_servers_survive_redis_and_postgresql_going_away_and_a_killed_peer(
         print(
             f"moves acknowledged {len(acknowledged)}, stored {len(stored_moves)};"
             f" answers {sorted((s, answers.count(s)) for s in set(answers))};"
-            f" states delivered {[w.states for w in sockets]}; up to date {resynced:.1f} s"
+            f" states delivered {[w.states for w in sockets]}; {refused} refused after"
+            f" PostgreSQL was back; up to date {resynced:.1f} s"
             f" after Redis came back; Bob gone {told:.1f} s after the kill"
         )
