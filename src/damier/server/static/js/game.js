@@ -348,7 +348,7 @@ function displayed() {
 
 function render() {
   if (!state || !board) return;
-  if (state.status === "finished" && $("connection").textContent === "Live.") $("connection").textContent = "";
+  if (state.status === "finished" && $("connection").textContent === t("Live.")) $("connection").textContent = "";
   if (board.angle !== angle()) board.setAngle(angle());
   $("flip").setAttribute("aria-pressed", String(viewSeat() !== 0));
   $("flip").textContent = playerCount() > 2 ? t("Turn board") : t("Flip board");

@@ -61,23 +61,31 @@ function roundRow(match, round, gameId) {
 function comingText(match, arrived) {
   const round = match.rounds[match.rounds.length - 1];
   if (match.status !== "playing" || !round || round.game) return null;
-  const opening = round.opening.length ? `, from the opening ${round.opening.join(" ")}` : "";
-  let when = "when both players are ready";
+  const values = { number: round.number, white: name(match, round.white), black: name(match, 1 - round.white) };
+  let text = round.opening.length
+    ? t("Game {number}: {white} has White, {black} Black, from the opening {opening}.", { ...values, opening: round.opening.join(" ") })
+    : t("Game {number}: {white} has White, {black} Black.", values);
   if (match.next_at) {
     const left = Math.max(0, Math.ceil(match.next_at - match.server_time - (performance.now() - arrived) / 1000));
-    when += `, or in ${left} s`;
+    text += ` ${t("It starts when both players are ready, or in {seconds} s.", { seconds: left })}`;
+  } else {
+    text += ` ${t("It starts when both players are ready.")}`;
   }
-  return `Game ${round.number}: ${name(match, round.white)} has White, ${name(match, 1 - round.white)} Black${opening}. It starts ${when}.`;
+  return text;
 }
 
 function statusText(match) {
   const [a, b] = match.players;
-  const score = `${a.name || "?"} ${points(a.score)} – ${points(b.score)} ${b.name || "(waiting)"}`;
-  if (match.status === "open") return `Waiting for an opponent to join this match of ${match.games} games.`;
-  if (match.status === "finished") {
-    return match.winner === null ? `Match drawn: ${score}.` : `Match over: ${name(match, match.winner)} wins, ${score}.`;
+  const score = `${a.name || "?"} ${points(a.score)} – ${points(b.score)} ${b.name || t("(waiting)")}`;
+  if (match.status === "open") {
+    return tn("Waiting for an opponent to join this match of {n} game.", "Waiting for an opponent to join this match of {n} games.", match.games);
   }
-  return `Score: ${score}.`;
+  if (match.status === "finished") {
+    return match.winner === null
+      ? t("Match drawn: {score}.", { score })
+      : t("Match over: {player} wins, {score}.", { player: name(match, match.winner), score });
+  }
+  return t("Score: {score}.", { score });
 }
 
 class MatchView {
@@ -126,7 +134,7 @@ class MatchView {
     }
     this.box.replaceChildren(
       h("h2", {}, t("Match")),
-      h("p", { id: "match-status", class: "status" }, this.missing ? "There is no such match." : `The match cannot be shown: ${error.message || error}.`),
+      h("p", { id: "match-status", class: "status" }, this.missing ? t("There is no such match.") : t("The match cannot be shown: {problem}.", { problem: error.message || error })),
       h("p", {}, h("a", { href: "/" }, t("Back to the lobby"))),
     );
   }
@@ -150,14 +158,14 @@ class MatchView {
     let action = null;
     if (coming && you !== null) {
       action = match.players[you].ready
-        ? h("p", { class: "muted" }, `You are ready: waiting for ${name(match, 1 - you)}.`)
-        : h("button", { type: "button", class: "primary", id: "match-ready", onclick: (event) => this.ready(event.currentTarget) }, "Ready for the next game");
+        ? h("p", { class: "muted" }, t("You are ready: waiting for {player}.", { player: name(match, 1 - you) }))
+        : h("button", { type: "button", class: "primary", id: "match-ready", onclick: (event) => this.ready(event.currentTarget) }, t("Ready for the next game"));
     }
     let invite = null;
     if (match.status === "open" && you !== null) {
       invite = h("p", {}, `${t("Invite someone with this link:")} `, h("a", { href: location.href.split("#")[0] }, location.href));
     } else if (match.status === "open") {
-      invite = h("button", { type: "button", class: "primary", id: "match-join", onclick: () => this.join() }, "Join this match");
+      invite = h("button", { type: "button", class: "primary", id: "match-join", onclick: () => this.join() }, t("Join this match"));
     }
     const rounds = match.rounds.map((round) => roundRow(match, round, this.gameId));
     // The panel has no room for the openings, nor for a column of each player.
@@ -176,7 +184,7 @@ class MatchView {
         h("thead", {}, h("tr", {}, headings.map((text) => h("th", { scope: "col" }, text)))),
         h("tbody", {}, rounds),
       ),
-      h("p", {}, h("a", { class: "button", href: api.matchPdnUrl(match.id), download: true }, "Download the match (PDN)"), " ", this.gameId ? h("a", { href: `/matches/${encodeURIComponent(match.id)}` }, "Match page") : null),
+      h("p", {}, h("a", { class: "button", href: api.matchPdnUrl(match.id), download: true }, t("Download the match (PDN)")), " ", this.gameId ? h("a", { href: `/matches/${encodeURIComponent(match.id)}` }, t("Match page")) : null),
     ];
     this.box.replaceChildren(...children.filter(Boolean));
     this.box.hidden = false;
@@ -207,5 +215,5 @@ async function start() {
 
 start().catch((error) => {
   showError($("error"), error.message || String(error));
-  if (!onGamePage) $("match").replaceChildren(h("p", { class: "status" }, `The match cannot be shown: ${error.message || error}.`));
+  if (!onGamePage) $("match").replaceChildren(h("p", { class: "status" }, t("The match cannot be shown: {problem}.", { problem: error.message || error })));
 });

@@ -61,7 +61,7 @@ export class NowList {
     // A guest's name in italics (a "(guest)" would change the link's accessible name).
     const names = entry.players.flatMap((name, index) => [
       index ? " – " : "",
-      entry.guests?.[index] ? h("span", { class: "guest-name", title: "a guest" }, name) : name,
+      entry.guests?.[index] ? h("span", { class: "guest-name", title: t("a guest") }, name) : name,
     ]);
     return h("li", { "data-live": entry.id }, h("a", { href }, ...names, score));
   }
@@ -72,7 +72,7 @@ export class NowList {
       const answer = await api.now($("now-variant").value, $("now-mode").value);
       if (box.contains(document.activeElement) && document.activeElement !== document.body) return;
       if (!answer.groups.length) {
-        box.replaceChildren(h("p", { class: "empty" }, "Nobody is playing or waiting here."));
+        box.replaceChildren(h("p", { class: "empty" }, t("Nobody is playing or waiting here.")));
         return;
       }
       box.replaceChildren(
