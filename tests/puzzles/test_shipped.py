@@ -1,0 +1,68 @@
+"""The shipped puzzles: well formed, every line legal and winning what it says; a sample
+verified again by the engine in the default run, all of them in the slow one."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from damier import Board
+from damier.puzzles import THEMES, VARIANTS, Finder, Puzzle, balance, puzzle_id, shipped, verify
+from damier.puzzles.build import later_starts
+
+SAMPLE = 2
+"""Puzzles per variant verified by the engine in the default run."""
+
+
+def all_shipped() -> list[Puzzle]:
+    return [puzzle for variant in VARIANTS for puzzle in shipped(variant)]
+
+
+def test_international_has_puzzles() -> None:
+    assert len(shipped("international")) >= 20
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_shipped_line_is_legal_and_wins_what_it_says(variant: str) -> None:
+    puzzles = shipped(variant)
+    tails: set[str] = set()
+    for puzzle in puzzles:
+        assert puzzle.variant == variant
+        assert puzzle.id == puzzle_id(variant, puzzle.fen)
+        assert set(puzzle.themes) <= set(THEMES) and puzzle.themes
+        assert len(puzzle.moves) % 2 == 1 and len(puzzle.solver_moves) >= 2
+        assert puzzle.score >= 190 > 60 > puzzle.second
+        board = Board(variant, puzzle.fen)
+        assert len(board.legal_moves) >= 2
+        end = board.copy()
+        for move in puzzle.moves:
+            end.push(move)  # raises on an illegal move
+        gain = balance(end, board.turn) - balance(board, board.turn)
+        assert gain == puzzle.gain
+        assert gain >= 190 or not end.legal_moves
+        tails |= later_starts(puzzle)
+    assert len({p.id for p in puzzles}) == len(puzzles)
+    assert not tails & {p.fen for p in puzzles}, "a puzzle is the tail of another"
+
+
+def verified(variant: str, count: int | None) -> None:
+    puzzles = list(shipped(variant))
+    if not puzzles:
+        pytest.skip(f"no {variant} puzzles shipped yet")
+    if count is not None and count < len(puzzles):
+        puzzles = random.Random(34).sample(puzzles, count)
+    finder = Finder(variant)
+    wrong = {p.id: problems for p in puzzles if (problems := verify(p, finder))}
+    assert wrong == {}
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_sample_of_the_shipped_puzzles_verifies_again(variant: str) -> None:
+    verified(variant, SAMPLE)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_shipped_puzzle_verifies_again(variant: str) -> None:
+    verified(variant, None)
