@@ -6,10 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from damier.cli import main
 from damier.puzzles import read_puzzles
 from damier.puzzles.build import build
+from damier.puzzles.command import server_games
+from tests.server.conftest import another, database_url, sign_in
+
+SHOT = "W:W12,16,31,32:B7,14,15,25"
 
 PDN = """[Event "A composed shot, played out"]
 [GameType "25"]
@@ -50,3 +55,27 @@ def test_build_from_recorded_games_and_from_self_play(tmp_path: Path) -> None:
     assert report.found[0].source == "games"
     played = build("international", tmp_path / "self.jsonl", games=1, seed=3)
     assert played.games == 1 and played.positions > 10
+
+
+def test_build_from_the_servers_finished_games(
+    client: TestClient, database: Path, tmp_path: Path
+) -> None:
+    host, guest = client, another(client)
+    sign_in(host, "Host")
+    sign_in(guest, "Guest")
+    created = host.post(
+        "/api/games",
+        json={"variant": "russian", "opponent": "open", "color": "white", "fen": SHOT},
+    )
+    assert created.status_code == 201, created.text
+    game = created.json()["id"]
+    assert guest.post(f"/api/games/{game}/join").status_code == 200
+    for ply, (player, move) in enumerate([(host, "16-11"), (guest, "7x16"), (host, "12x17")]):
+        answer = player.post(f"/api/games/{game}/moves", json={"move": move, "ply": ply})
+        assert answer.status_code == 200, answer.text
+    assert guest.post(f"/api/games/{game}/resign").json()["status"] == "finished"
+    recorded = server_games(database_url(database), "russian")
+    assert recorded == [(SHOT, ["16-11", "7x16", "12x17"])]
+    assert server_games(database_url(database), "international") == []
+    report = build("russian", tmp_path / "russian.jsonl", recorded=recorded)
+    assert [p.moves for p in report.found] == [("16-11", "7x16", "12x17")]
