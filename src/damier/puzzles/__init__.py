@@ -1,5 +1,12 @@
 """Puzzles: finding positions where one move wins, checking them, and the shipped sets.
 
+``damier puzzles build --variant V [--games N] [--minutes M] [--pdn FILE] [--database URL]
+[--seed S] [-o FILE]`` plays self-play games (or reads recorded ones), examines their
+positions (:class:`Finder`, thresholds in :class:`Criteria`) and appends every puzzle found
+to a JSON-lines file, one :class:`Puzzle` a line; ``damier puzzles verify`` checks a file
+again (:func:`verify`). The shipped files are ``damier/data/puzzles/<variant>.jsonl``
+(:func:`shipped`); the server's trainer serves them (``server.services.puzzles``).
+
 >>> from damier.puzzles import Puzzle, shipped
 >>> isinstance(shipped("russian"), tuple)
 True
