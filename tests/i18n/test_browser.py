@@ -14,7 +14,13 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from tests.server.test_browser import CHROMIUM, CHROMIUM_ARGS, TIMEOUT_MS, Server  # noqa: E402
+from tests.server.test_browser import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SCREENSHOTS,
+    TIMEOUT_MS,
+    Server,
+)
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +80,10 @@ def test_french_from_the_browser_then_russian_from_the_picker(
         expect(page.locator("#flip")).to_have_text("Retourner le damier")
         expect(page.locator("#moves-title")).to_have_text("Coups")
         expect(page.locator("#resign")).to_have_text("Abandonner")
+        expect(page.locator("#player-top .label")).to_have_text("Ordinateur (niveau 3)")
+        guest = "getComputedStyle(document.querySelector('.label.guest'), '::after').content"
+        assert page.evaluate(guest) == '" (invité)"'
+        page.screenshot(path=str(SCREENSHOTS / "i18n-game-fr.png"))
         # The server's refusals in French too (Accept-Language).
         detail = page.evaluate(
             "fetch('/api/games/nope').then((answer) => answer.json()).then((body) => body.detail)"
@@ -97,6 +107,10 @@ def test_french_from_the_browser_then_russian_from_the_picker(
         page.goto("/rules/international")
         expect(page.locator("#play-link")).to_have_text("Играть в этот вариант")
         expect(page.locator("#start-title")).to_have_text("Начальная позиция")
+        # The variant's title and its rules in plain words come from the catalog too.
+        expect(page.locator("#title")).to_have_text("Международные шашки (FMJD)")
+        expect(page.locator("#rules-text")).to_contain_text("Бить обязательно")
+        page.screenshot(path=str(SCREENSHOTS / "i18n-rules-ru.png"), full_page=True)
         assert errors == [], f"JavaScript errors: {errors}"
     finally:
         page.context.close()

@@ -60,6 +60,19 @@ STATIC = SERVER / "static"
 PAGES = ("index.html", "game.html", "match.html", "analysis.html", "rules.html")
 """The pages whose text is translated (they load ``js/i18n.js``); a new page joins here."""
 
+RULES_TRANSLATED = (
+    "international",
+    "russian",
+    "brazilian",
+    "english",
+    "italian",
+    "spanish",
+    "turkish",
+)
+"""The variants whose rules in plain words (``damier.rules.explain``, the rules page) are in
+the catalog; with every variant's title and summary. Another variant's paragraphs are said
+in the language when they are the same as one of these (most are), else in English."""
+
 PLURAL_TABLE = 200
 """How many counts the JSON catalog's plural table covers: the gettext plural forms of
 the languages served depend on ``n % 100`` above 100, so ``n`` past the table reads at
@@ -310,7 +323,26 @@ def extract_template() -> PoTemplate:
                 context=context,
                 flags=flags,
             )
+    _add_variants(template)
     return template
+
+
+def _add_variants(template: PoTemplate) -> None:
+    """The built-in variants' titles and summaries, and the rules of
+    :data:`RULES_TRANSLATED` in plain words, as the pages show them (``api.js`` says them
+    with ``t()``)."""
+    from damier.rules.explain import explain
+    from damier.rules.variants import all_variants
+
+    for variant in all_variants():
+        for text, what in ((variant.title, "title"), (variant.summary, "summary")):
+            if text:
+                comment = f"variant {variant.name}: {what}"
+                template.add(text, None, [("rules/variants.py", 1)], auto_comments=[comment])
+    for name in RULES_TRANSLATED:
+        for paragraph in explain(name):
+            comment = f"variant {name}: rules"
+            template.add(paragraph, None, [("rules/explain.py", 1)], auto_comments=[comment])
 
 
 def update() -> None:

@@ -18,6 +18,19 @@ function detailText(detail) {
   return JSON.stringify(detail);
 }
 
+/** A variant's title, summary and rules in plain words in the player's language (the
+ *  catalog holds the built-in variants' ones; others stay as the server says them). */
+function localVariant(variant) {
+  if (!variant || typeof variant !== "object") return variant;
+  const local = { ...variant };
+  if (typeof variant.title === "string") local.title = t(variant.title);
+  if (typeof variant.summary === "string") local.summary = t(variant.summary);
+  if (Array.isArray(variant.rules_text)) {
+    local.rules_text = variant.rules_text.map((paragraph) => (typeof paragraph === "string" ? t(paragraph) : paragraph));
+  }
+  return local;
+}
+
 async function request(method, path, body) {
   const options = { method, headers: { Accept: "application/json" }, credentials: "same-origin" };
   if (body !== undefined) {
@@ -50,8 +63,8 @@ export const getJSON = (path) => request("GET", path);
 export const postJSON = (path, body = {}) => request("POST", path, body);
 
 export const api = {
-  variants: () => getJSON("/api/variants"),
-  variant: (name) => getJSON(`/api/variants/${encodeURIComponent(name)}`),
+  variants: () => getJSON("/api/variants").then((list) => (Array.isArray(list) ? list.map(localVariant) : list)),
+  variant: (name) => getJSON(`/api/variants/${encodeURIComponent(name)}`).then(localVariant),
   /** The current player, or null when there is no session yet. */
   me: () => getJSON("/api/session"),
   setName: (name) => postJSON("/api/session", { name }),
@@ -248,8 +261,10 @@ export function controlOf(clock) {
 export function seatLabel(seat) {
   if (!seat) return "?";
   if (seat.kind === "computer") {
-    const name = seat.name || t("Computer");
-    if (/level/i.test(name) || seat.level == null) return name;
+    const name = seat.name || "Computer";
+    const named = /^Computer \(level (\d+)\)$/.exec(name); // as the server names it
+    if (named) return t("{name} (level {level})", { name: t("Computer"), level: named[1] });
+    if (/level/i.test(name) || seat.level == null) return name === "Computer" ? t("Computer") : name;
     return t("{name} (level {level})", { name: name === "Computer" ? t("Computer") : name, level: seat.level });
   }
   if (seat.id === null || seat.id === undefined) return seat.name || t("(waiting)");

@@ -516,6 +516,11 @@ function takebackText() {
     : t("{player} asks to take back the last move.", { player: asker });
 }
 
+/** "ply 12", for a position whose move is not known. */
+function plyText(ply) {
+  return t("ply {n}", { n: ply });
+}
+
 function cap(color) {
   return color ? colorName(color) : "";
 }
@@ -639,7 +644,7 @@ function renderMoves() {
     viewing.textContent = viewPly === 0
       ? t("Showing the start position. Press >| to return to the game.")
       : t("Showing the position after {move}. Press >| to return to the game.", {
-          move: moves[viewPly - 1]?.notation || t("ply {n}", { n: viewPly }),
+          move: moves[viewPly - 1]?.notation || plyText(viewPly),
         });
   } else {
     viewing.textContent = "";

@@ -117,6 +117,17 @@ export function translatePage(root = document.body) {
   }
 }
 
+/** The guests' mark, which the style sheet writes after their names (a CSS ``content``),
+ * in the language: a constructed style sheet (the CSP allows it, not a style attribute). */
+function guestMark() {
+  if (language === "en" || typeof CSSStyleSheet === "undefined" || !("adoptedStyleSheets" in document)) return;
+  const sheet = new CSSStyleSheet();
+  const word = N_("guest");
+  const mark = JSON.stringify(` (${t(word)})`);
+  sheet.replaceSync(`.label.guest::after, .chat-name.guest::after, .now-name.guest::after { content: ${mark}; }`);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}
+
 function picker() {
   const header = document.querySelector("header.site");
   if (!header || header.querySelector("#language")) return;
@@ -150,4 +161,5 @@ document.documentElement.lang = language;
 translatePage();
 const title = messages[document.title.replace(/\s+/g, " ").trim()];
 if (typeof title === "string" && title) document.title = title;
+guestMark();
 picker();

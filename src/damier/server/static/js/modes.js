@@ -100,7 +100,7 @@ export class ModePicker {
     }
     let text = "";
     if (problem) text = t("Not possible: {problem}", { problem });
-    else if (mode === "single") text = t("A single game of {variant}.", { variant: check.title });
+    else if (mode === "single") text = t("A single game of {variant}.", { variant: t(check.title) });
     else if (mode === "losing") text = t("The losing form ({variant}): the player left without a move wins.", { variant: chosen.variant });
     else {
       const deck = plan.deck ? ` (deck ${plan.deck})` : "";

@@ -181,7 +181,8 @@ export class ReviewPanel {
       });
       const title = svg("title");
       const move = this.moveAt(position.ply);
-      title.textContent = `${move ? `${move.notation} (${judgementText(move.judgement)})` : t("Start")}: ${scoreText(position)}`;
+      const start = t("Start");
+      title.textContent = `${move ? `${move.notation} (${judgementText(move.judgement)})` : start}: ${scoreText(position)}`;
       hit.append(title);
       group.append(hit);
       if (judgement !== "good") {

@@ -16,6 +16,13 @@ const FIELDS = [
   N_("Giveaway"), N_("Crowning wins"), N_("Line moves"), N_("Draw rules"), N_("Options"), N_("Players"), N_("Family"),
 ];
 
+// The rules' values and the draw rules' names, in words.
+const VALUES = [
+  N_("at-end"), N_("continue-as-king"), N_("earliest-king"), N_("ends-move"), N_("flying"), N_("free"),
+  N_("immediate"), N_("most-kings"), N_("most-pieces"), N_("most-value"), N_("short"), N_("with-king"),
+  N_("repetition"), N_("quiet moves"), N_("endgame"), N_("bare material"), N_("quiet rounds"), N_("stable material"),
+];
+
 function label(key) {
   const text = key.replaceAll("_", " ");
   return t(text[0].toUpperCase() + text.slice(1));
@@ -27,7 +34,7 @@ function words(names) {
 }
 
 function valueNode(value, key = "") {
-  if (key === "draw_rules" && Array.isArray(value)) return value.length ? words(value).join(", ") : t("none");
+  if (key === "draw_rules" && Array.isArray(value)) return value.length ? words(value).map((word) => t(word)).join(", ") : t("none");
   if (key === "options" && Array.isArray(value) && value.every((o) => o && o.name && o.summary)) {
     // As the lobby shows them: the name to add to the variant's, then what it changes.
     return value.length
@@ -38,13 +45,13 @@ function valueNode(value, key = "") {
   if (typeof value === "boolean") return value ? t("yes") : t("no");
   if (Array.isArray(value)) {
     if (!value.length) return t("none");
-    if (value.every((item) => typeof item !== "object")) return value.join(", ");
+    if (value.every((item) => typeof item !== "object")) return value.map((item) => t(String(item))).join(", ");
     return h("ul", {}, value.map((item) => h("li", {}, valueNode(item))));
   }
   if (typeof value === "object") {
     return h("dl", {}, Object.entries(value).flatMap(([k, v]) => [h("dt", {}, label(k)), h("dd", {}, valueNode(v, k))]));
   }
-  return String(value);
+  return t(String(value));
 }
 
 /** The rules text: paragraphs for a string, a list for a list, a table for an object. */
