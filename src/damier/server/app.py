@@ -44,6 +44,7 @@ from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
 from damier.server.services.games import (
     end_flagged_games,
+    follow_move,
     game_snapshot,
     resume_computer_games,
 )
@@ -191,7 +192,8 @@ def create_app(
 
 
 def _refresh(services: Services) -> Refresh:
-    """How the rooms read a game's state and presence again (after Redis was away)."""
+    """How the rooms read a game's state and presence again (after Redis was away), and
+    keep this process's games up with the moves made on other processes."""
 
     async def state(game_id: str) -> State:
         return await game_snapshot(services=services, game_id=game_id)
@@ -199,7 +201,10 @@ def _refresh(services: Services) -> Refresh:
     async def presence(game_id: str, state: State) -> str:
         return await presence_frame(services, game_id, state)
 
-    return Refresh(state, presence)
+    def follow_move_here(game_id: str, state: State) -> None:
+        follow_move(services, game_id, state)
+
+    return Refresh(state, presence, follow_move_here)
 
 
 async def _resume(services: Services, warmup: Warmup) -> None:
@@ -218,7 +223,7 @@ async def _clock_ticker(services: Services, warmup: Warmup) -> None:
         try:
             await end_flagged_games(services=services)
             await advance_matches(services=services)
-            await advance_tournaments(services=services)
             await pair_pools(services=services)
+            await advance_tournaments(services=services)
         except Exception:
             log.exception("clock check failed")

@@ -146,6 +146,9 @@ class State:
     game: str
     after: int | None = None
     played: str = "[]"
+    at: float | None = None
+    """A delta's moment: when its move was played (the other processes play it at the same
+    moment on their copies of the game)."""
     _frames: dict[str | None, str] = field(default_factory=dict, init=False, repr=False)
 
     def frame(self, player_id: str | None) -> str:
@@ -165,16 +168,16 @@ class State:
 
     def encode(self) -> str:
         """For Redis: a JSON header line, the new moves' line, then the game."""
-        header = json.dumps([self.version, self.seats, self.playing, self.after])
+        header = json.dumps([self.version, self.seats, self.playing, self.after, self.at])
         return f"{header}\n{self.played}\n{self.game}"
 
     @classmethod
     def decode(cls, payload: str | bytes) -> State:
         text = payload.decode() if isinstance(payload, bytes) else payload
         header, played, game = text.split("\n", 2)
-        version, seats, playing, after = json.loads(header)
+        version, seats, playing, after, at = json.loads(header)
         seated = tuple((id_, color) for id_, color in seats)
-        return cls(int(version), seated, bool(playing), game, after, played)
+        return cls(int(version), seated, bool(playing), game, after, played, at)
 
 
 Audience = Literal["all", "players", "spectators"]
@@ -257,6 +260,10 @@ class Refresh:
     """The game's state as published, read from the database."""
     presence: Callable[[str, State], Awaitable[str]]
     """The presence frame of the game (who is gone, how many watch) at that state."""
+    follow: Callable[[str, State], None] | None = None
+    """Told of every state another process published, before the sockets: this process's
+    copy of the game follows it (else each move made on another process would make this
+    one replay the whole game from the database at its next move)."""
 
 
 class Rooms:
@@ -628,5 +635,12 @@ class RedisRooms(Rooms):
             channel = channel.decode()
         if channel.startswith(NOTICE_PREFIX):
             self._notice(channel[len(NOTICE_PREFIX) :], Notice.decode(message["data"]))
-        else:
-            self._deliver(channel[len(CHANNEL_PREFIX) :], State.decode(message["data"]))
+            return
+        game_id, state = channel[len(CHANNEL_PREFIX) :], State.decode(message["data"])
+        follow = self._refresh.follow if self._refresh is not None else None
+        if follow is not None:
+            try:
+                follow(game_id, state)
+            except Exception:  # the copy is dropped; the sockets must still hear of it
+                log.exception("redis rooms: game %s not followed", game_id)
+        self._deliver(game_id, state)

@@ -91,6 +91,11 @@ class Services:
             self._locks[game_id] = lock
         return lock
 
+    def busy(self, game_id: str) -> bool:
+        """Whether a change of the game is under way in this process (its lock is held)."""
+        lock = self._locks.get(game_id)
+        return lock is not None and lock.locked()
+
     def cached(self, game_id: str, version: int) -> Game | None:
         live = self.live.get(game_id)
         if live is None or live.version != version:

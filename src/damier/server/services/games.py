@@ -9,6 +9,7 @@ then broadcast the state to the game's room.
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -315,7 +316,16 @@ async def _change(
         services.keep(game_id, game, version, row)
     if timed_out is not None:
         log.info("game %s: %s", game_id, timed_out.detail)
-    await _announce(services, public, version)
+    # One move of a two-player game that goes on, and nothing else: sent as a delta, which
+    # the sockets append and the other processes' copies of the game follow.
+    moved = (
+        refusal is None
+        and row.players == 2
+        and game.ply == before + 1
+        and row.status == "playing"
+        and game.result is None
+    )
+    await _announce(services, public, version, moved=moved)
     if refusal is not None:
         raise refusal
     you = seat_of(row, viewer)
@@ -575,7 +585,46 @@ def _published_move(version: int, state: GameState) -> State:
     seats = tuple((seat.id, seat.color) for seat in state.seats)
     game = state.model_dump_json(exclude={"you", "moves"})
     played = f"[{state.moves[-1].model_dump_json()}]"
-    return State(version, seats, state.status == "playing", game, version - 1, played)
+    playing = state.status == "playing"
+    return State(version, seats, playing, game, version - 1, played, state.server_time)
+
+
+def follow_move(services: Services, game_id: str, state: State) -> None:
+    """Bring this process's copy of a game along with a state another process published.
+
+    A move played there (a delta of one move on the version the copy holds) is played here
+    too, at its moment, and the copy's row gets the columns the other process stored: the
+    same functions on the same values (:func:`_play_live`), so the next move made here finds
+    the game in memory, rather than replaying it from the database. Anything else (a state
+    that is not such a delta, a copy at another version, a change under way here) drops
+    the copy: it is rebuilt from the database when needed."""
+    live = services.live.get(game_id)
+    if live is None or state.version <= live.version:
+        return  # not held here, or this process's own state coming back
+    row = live.row
+    simple = state.after == live.version and state.at is not None and row is not None
+    if not simple or row is None or row.players != 2 or services.busy(game_id):
+        services.forget(game_id)
+        return
+    played = json.loads(state.played)
+    at = state.at
+    assert at is not None
+    game = live.game
+    try:
+        if len(played) != 1 or game.result is not None:
+            raise ValueError("not one move of a game being played")
+        game.push(played[0]["notation"], at=at)
+        _clock_due(row, game, at, services)
+    except (ValueError, KeyError, TypeError):
+        services.forget(game_id)
+        return
+    if game.result is not None:
+        services.forget(game_id)
+        return
+    for column, value in _stored(row, game, at, services.settings.first_move_seconds).items():
+        setattr(row, column, value)
+    row.version = state.version
+    services.keep(game_id, game, state.version, row)
 
 
 async def join_game(
