@@ -332,7 +332,11 @@ def _add_variants(template: PoTemplate) -> None:
     :data:`RULES_TRANSLATED` in plain words, as the pages show them (``api.js`` says them
     with ``t()``)."""
     from damier.rules.explain import explain
-    from damier.rules.variants import all_variants
+    from damier.rules.variants import OPTION_SUMMARIES, all_variants
+
+    for name, summary in OPTION_SUMMARIES.items():
+        comment = f"option {name}: summary"
+        template.add(summary, None, [("rules/variants.py", 1)], auto_comments=[comment])
 
     for variant in all_variants():
         for text, what in ((variant.title, "title"), (variant.summary, "summary")):

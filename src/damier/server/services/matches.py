@@ -344,11 +344,13 @@ def modes(spec: str) -> ModesView:
     else:
         spanish = format_ == SPANISH_MATCH
         if deck is None:
-            openings = "every game from the start"
+            openings = tr("every game from the start")
         elif spanish:
-            openings = "games 3 and 4 from one opening drawn from the deck, once with each colour"
+            openings = tr(
+                "games 3 and 4 from one opening drawn from the deck, once with each colour"
+            )
         else:
-            openings = "each pair of games from an opening drawn from the deck, colours swapped"
+            openings = tr("each pair of games from an opening drawn from the deck, colours swapped")
         plan = MatchPlan(
             games=[SPANISH_MATCH.games] if spanish else list(LENGTHS),
             deck=deck.name if deck is not None else None,

@@ -25,6 +25,11 @@ function localVariant(variant) {
   const local = { ...variant };
   if (typeof variant.title === "string") local.title = t(variant.title);
   if (typeof variant.summary === "string") local.summary = t(variant.summary);
+  if (Array.isArray(variant.options)) {
+    local.options = variant.options.map((option) =>
+      option && typeof option.summary === "string" ? { ...option, summary: t(option.summary) } : option,
+    );
+  }
   if (Array.isArray(variant.rules_text)) {
     local.rules_text = variant.rules_text.map((paragraph) => (typeof paragraph === "string" ? t(paragraph) : paragraph));
   }

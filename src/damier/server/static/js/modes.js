@@ -86,7 +86,7 @@ export class ModePicker {
     this.check = check;
     const mode = this.mode();
     const chosen = check?.modes.find((item) => item.mode === mode);
-    if (chosen && !chosen.ok) problem = chosen.reason;
+    if (chosen && !chosen.ok) problem = t(chosen.reason);
     const plan = check?.match;
     $("match-row").hidden = mode !== "match" || !plan || Boolean(problem);
     if (mode === "match" && plan) {
@@ -103,8 +103,8 @@ export class ModePicker {
     else if (mode === "single") text = t("A single game of {variant}.", { variant: t(check.title) });
     else if (mode === "losing") text = t("The losing form ({variant}): the player left without a move wins.", { variant: chosen.variant });
     else {
-      const deck = plan.deck ? ` (deck ${plan.deck})` : "";
-      text = t("Colours alternate, a win is 1 point and a draw ½; {openings}{deck}.", { openings: plan.opening_games, deck });
+      const deck = plan.deck ? ` (${t("deck {deck}", { deck: plan.deck })})` : "";
+      text = t("Colours alternate, a win is 1 point and a draw ½; {openings}{deck}.", { openings: t(plan.opening_games), deck });
     }
     const message = $("mode-check");
     message.textContent = text;
