@@ -9,6 +9,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request, Response
 
+from damier.server.i18n import tr
 from damier.server.schemas import PlayerView
 from damier.server.security import COOKIE, COOKIE_MAX_AGE
 from damier.server.services.context import Services
@@ -92,7 +93,7 @@ async def new_guest(
     lately (each guest has fresh allowances, of chat messages among others)."""
     if not services.guest_limiter.take(client_address(request)):
         raise RateLimited(
-            "too many new guests from your address: wait a minute, or log in to an account"
+            tr("too many new guests from your address: wait a minute, or log in to an account")
         )
     player = await create_guest(services=services, name=name)
     await set_session_cookie(response, services, player.id, generation=0)
@@ -121,7 +122,7 @@ def client_key(request: Request, viewer: str | None) -> str:
 async def rate_limited(request: Request, services: ServicesDep, viewer: ViewerDep) -> None:
     """Spend one token of the client's bucket (429 when it is empty)."""
     if not services.limiter.take(client_key(request, viewer)):
-        raise RateLimited("too many requests: slow down")
+        raise RateLimited(tr("too many requests: slow down"))
 
 
 RateLimit = Depends(rate_limited)

@@ -137,9 +137,9 @@ async def next_message(websocket: WebSocket, services: Services, sender: str) ->
         raw = message.get("bytes") or b""
     limit = services.settings.max_message_bytes
     if len(raw.encode() if isinstance(raw, str) else raw) > limit:
-        raise BadRequest(f"message too large (over {limit} bytes)")
+        raise BadRequest(i18n.tr("message too large (over {limit} bytes)", limit=limit))
     if not services.limiter.take(sender):
-        raise RateLimited("too many messages: slow down")
+        raise RateLimited(i18n.tr("too many messages: slow down"))
     return raw
 
 

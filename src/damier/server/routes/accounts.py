@@ -15,6 +15,7 @@ from damier.server.deps import (
     delete_session_cookie,
     set_session_cookie,
 )
+from damier.server.i18n import tr
 from damier.server.routes.session import NotSignedIn
 from damier.server.services import accounts
 from damier.server.services.accounts import (
@@ -31,7 +32,7 @@ from damier.server.services.players import get_player, name_key
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
-TOO_MANY = "too many attempts: wait a few minutes and try again"
+TOO_MANY = tr("too many attempts: wait a few minutes and try again")
 
 
 def _begin(request: Request, services: Services, name: str) -> tuple[str, str]:
@@ -87,7 +88,7 @@ async def change_password(
     ends but this browser's, which gets a new cookie."""
     player = await get_player(services=services, player_id=viewer)
     if player is None:
-        raise NotSignedIn("no session")
+        raise NotSignedIn(tr("no session"))
     address, key = _begin(request, services, player.name)
     try:
         await accounts.change_password(

@@ -7,6 +7,7 @@ from typing import Literal
 from fastapi import APIRouter, Request, Response, status
 
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
+from damier.server.i18n import tr
 from damier.server.schemas import (
     DrawRequest,
     GameState,
@@ -88,7 +89,7 @@ async def draw(
 @router.post("/{game_id}/rematch", response_model=GameState, dependencies=[RateLimit])
 async def rematch(game_id: str, services: ServicesDep, viewer: ViewerDep) -> GameState:
     if viewer is None:
-        raise Forbidden("you are not a player of this game")
+        raise Forbidden(tr("you are not a player of this game"))
     return await games.rematch(services=services, game_id=game_id, player_id=viewer)
 
 

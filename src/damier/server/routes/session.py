@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from damier.server.deps import ServicesDep, ViewerDep, new_guest
+from damier.server.i18n import tr
 from damier.server.schemas import PlayerView, SessionRequest
 from damier.server.services.errors import ServiceError
 from damier.server.services.players import get_player, rename
@@ -44,5 +45,5 @@ async def current_session(services: ServicesDep, viewer: ViewerDep) -> PlayerVie
 async def me(services: ServicesDep, viewer: ViewerDep) -> PlayerView:
     player = await get_player(services=services, player_id=viewer)
     if player is None:
-        raise NotSignedIn("no session")
+        raise NotSignedIn(tr("no session"))
     return player

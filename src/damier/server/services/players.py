@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from damier.server.i18n import tr
 from damier.server.schemas import PlayerView
 from damier.server.services.context import Services
 from damier.server.services.errors import Conflict
@@ -105,7 +106,7 @@ async def take_name_from_guests(session: AsyncSession, key: str, but: str) -> No
 
 
 def _taken(name: str) -> Conflict:
-    return Conflict(f"the name {name!r} is taken by a registered player")
+    return Conflict(tr("the name {name} is taken by a registered player", name=repr(name)))
 
 
 async def create_guest(*, services: Services, name: str | None = None) -> PlayerView:
