@@ -262,15 +262,21 @@ export function controlOf(clock) {
   return clock.control || null;
 }
 
+/** A player's name as the server gives it, with the computer's said in the language
+ *  ("Computer (level 3)" -> "Ordinateur (niveau 3)"). */
+export function playerName(name) {
+  const named = /^Computer \(level (\d+)\)$/.exec(String(name ?? ""));
+  if (named) return t("{name} (level {level})", { name: t("Computer"), level: named[1] });
+  return name === "Computer" ? t("Computer") : name;
+}
+
 /** "Ana", "Computer (level 3)" or "(empty)" for a Seat. */
 export function seatLabel(seat) {
   if (!seat) return "?";
   if (seat.kind === "computer") {
     const name = seat.name || "Computer";
-    const named = /^Computer \(level (\d+)\)$/.exec(name); // as the server names it
-    if (named) return t("{name} (level {level})", { name: t("Computer"), level: named[1] });
-    if (/level/i.test(name) || seat.level == null) return name === "Computer" ? t("Computer") : name;
-    return t("{name} (level {level})", { name: name === "Computer" ? t("Computer") : name, level: seat.level });
+    if (/level/i.test(name) || seat.level == null) return playerName(name);
+    return t("{name} (level {level})", { name: playerName(name), level: seat.level });
   }
   if (seat.id === null || seat.id === undefined) return seat.name || t("(waiting)");
   return seat.name || t("Guest");

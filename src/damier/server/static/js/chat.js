@@ -75,6 +75,6 @@ export class ChatPanel {
     toggle.setAttribute("aria-pressed", String(!on));
     log.hidden = !on;
     form.hidden = !on;
-    section.querySelector("h2").textContent = this.room === "players" ? "Chat with your opponent" : "Spectators' chat";
+    section.querySelector("h2").textContent = this.room === "players" ? t("Chat with your opponent") : t("Spectators' chat");
   }
 }

@@ -3,7 +3,7 @@
 // match page (/matches/{id}) it is the whole page; on the game page of a match's game it is
 // a panel under the game, and it takes the players to the next game when it starts.
 import { t, tn } from "./i18n.js";
-import { api, h, resultText, showError } from "./api.js";
+import { api, h, playerName, resultText, showError } from "./api.js";
 
 const POLL_MS = 1000;
 const $ = (id) => document.getElementById(id);
@@ -17,7 +17,7 @@ function points(value) {
 }
 
 function name(match, side) {
-  return match.players[side].name || t("(waiting)");
+  return playerName(match.players[side].name) || t("(waiting)");
 }
 
 function roundRow(match, round, gameId) {
@@ -76,7 +76,7 @@ function comingText(match, arrived) {
 
 function statusText(match) {
   const [a, b] = match.players;
-  const score = `${a.name || "?"} ${points(a.score)} – ${points(b.score)} ${b.name || t("(waiting)")}`;
+  const score = `${playerName(a.name) || "?"} ${points(a.score)} – ${points(b.score)} ${playerName(b.name) || t("(waiting)")}`;
   if (match.status === "open") {
     return tn("Waiting for an opponent to join this match of {n} game.", "Waiting for an opponent to join this match of {n} games.", match.games);
   }

@@ -2,7 +2,7 @@
 // who waits for an opponent (a button to join him) and the games to watch; filtered by
 // variant and mode (GET /api/now).
 import { N_, t, tn } from "./i18n.js";
-import { api, h } from "./api.js";
+import { api, h, playerName } from "./api.js";
 
 const MODES = { single: N_("Single game"), match: N_("Match"), losing: N_("Losing game") };
 const $ = (id) => document.getElementById(id);
@@ -49,7 +49,7 @@ export class NowList {
     return h(
       "li",
       { "data-waiting": entry.id },
-      h("span", { class: entry.guest ? "now-name guest" : "now-name" }, entry.name || t("Someone")),
+      h("span", { class: entry.guest ? "now-name guest" : "now-name" }, playerName(entry.name) || t("Someone")),
       ` ${t("waits ({what}, {clock})", { what, clock: entry.clock || t("no clock") })} `,
       h("button", { type: "button", class: "primary", onclick: (event) => this.join(entry, event.currentTarget) }, t("Join")),
     );
@@ -61,7 +61,7 @@ export class NowList {
     // A guest's name in italics (a "(guest)" would change the link's accessible name).
     const names = entry.players.flatMap((name, index) => [
       index ? " – " : "",
-      entry.guests?.[index] ? h("span", { class: "guest-name", title: t("a guest") }, name) : name,
+      entry.guests?.[index] ? h("span", { class: "guest-name", title: t("a guest") }, name) : playerName(name),
     ]);
     return h("li", { "data-live": entry.id }, h("a", { href }, ...names, score));
   }
