@@ -148,23 +148,27 @@ def test_lobby_and_two_people_play_before_the_engine_is_ready(tmp_path: Path) ->
         engine_gate.set()
 
 
-def test_the_computer_waits_for_the_engine(tmp_path: Path) -> None:
+def test_a_game_against_the_computer_is_created_once_its_search_is_ready(
+    tmp_path: Path,
+) -> None:
+    """The computer's first move has a deadline from the game's creation: the creation
+    waits for the computer's search (the first move then comes at once)."""
     warmup = Warmup()
     engine_gate = warmup.hold("engine")
     app = create_app(settings_for(tmp_path / "damier.sqlite3"), warmup=warmup)
     try:
-        with TestClient(app) as client:
+        with TestClient(app) as client, ThreadPoolExecutor(1) as pool:
             sign_in(client, "Carol")
             new_game = {"variant": "russian", "opponent": "computer", "level": 1, "color": "black"}
-            created = client.post("/api/games", json=new_game)
-            assert created.status_code == 201, created.text
-            game = created.json()["id"]
-            # The computer's first move waits for its search, holding no thread.
+            created = pool.submit(client.post, "/api/games", json=new_game)
             assert warmup.computer_key("russian") == "bitboard"
             assert warmup.wait_for_waiters("bitboard", 1, WAIT)
-            assert client.get(f"/api/games/{game}").json()["ply"] == 0
+            assert client.get("/api/status").json()["engine"] is False
+            assert not created.done()
             engine_gate.set()
-            wait_for(client, game, lambda state: state["ply"] == 1, WAIT)
+            answer = created.result(WAIT)
+            assert answer.status_code == 201, answer.text
+            wait_for(client, answer.json()["id"], lambda state: state["ply"] == 1, WAIT)
     finally:
         engine_gate.set()
 
