@@ -68,6 +68,15 @@ RULES_TRANSLATED = (
     "italian",
     "spanish",
     "turkish",
+    "pool",
+    "portuguese",
+    "czech",
+    "canadian",
+    "killer",
+    "breakthrough",
+    "thai",
+    "frisian",
+    "frysk",
 )
 """The variants whose rules in plain words (``damier.rules.explain``, the rules page) are in
 the catalog; with every variant's title and summary. Another variant's paragraphs are said
