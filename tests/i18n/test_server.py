@@ -15,6 +15,10 @@ def test_page_catalogs(client: TestClient) -> None:
     spectators = ["{n} spectateur", "{n} spectateurs", "{n} spectateurs"]
     assert catalog["messages"]["{n} spectator"] == spectators
     assert client.get("/api/i18n/xx").status_code == 404
+    # The browser keeps it and asks again with its tag: not sent again while unchanged.
+    tag = answer.headers["etag"]
+    again = client.get("/api/i18n/fr", headers={"If-None-Match": tag})
+    assert again.status_code == 304 and again.content == b""
     chosen = client.get("/api/i18n", headers={"Accept-Language": "ru-RU,ru;q=0.9"}).json()
     assert chosen["language"] == "ru" and "tr" in chosen["languages"]
 

@@ -23,6 +23,8 @@ the pages listed in :data:`PAGES` (their text nodes and ``aria-label``, ``placeh
 from __future__ import annotations
 
 import gettext
+import hashlib
+import json
 import re
 import sys
 from collections.abc import Iterator, Mapping
@@ -31,7 +33,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog as PoTemplate
@@ -237,12 +239,24 @@ async def languages(request: Request) -> dict[str, Any]:
     return {"language": request_language(request), "languages": LANGUAGES}
 
 
+@cache
+def _page_json(language: str) -> tuple[bytes, str]:
+    """A language's page catalog as JSON, and its entity tag (a digest of it)."""
+    body = json.dumps(catalog(language).page(), ensure_ascii=False).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+
+
 @router.get("/{language}")
-async def page_catalog(language: str) -> dict[str, Any]:
-    """A language's catalog for the pages (``static/js/i18n.js``)."""
+async def page_catalog(language: str, request: Request) -> Response:
+    """A language's catalog for the pages (``static/js/i18n.js``): kept by the browser and
+    asked again with its entity tag (a 304 while the catalog is the same)."""
     if language not in LANGUAGES:
         raise HTTPException(404, f"no language {language!r}")
-    return catalog(language).page()
+    body, tag = _page_json(language)
+    headers = {"ETag": tag, "Cache-Control": "no-cache"}
+    if request.headers.get("if-none-match") == tag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 # Extraction: Babel's extractors for Python and JavaScript, and this one for the pages.
