@@ -79,10 +79,13 @@ RULES_TRANSLATED = (
     "thai",
     "frisian",
     "frysk",
+    "croda",
+    "dameo",
 )
 """The variants whose rules in plain words (``damier.rules.explain``, the rules page) are in
-the catalog; with every variant's title and summary. Another variant's paragraphs are said
-in the language when they are the same as one of these (most are), else in English."""
+the catalog (every two-player variant); with every variant's title and summary. Another
+variant's paragraphs (the boards of more players) are said in the language when they are
+the same as one of these, else in English."""
 
 PLURAL_TABLE = 200
 """How many counts the JSON catalog's plural table covers: the gettext plural forms of
