@@ -23,6 +23,7 @@ from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from damier.compiled import Warmup
+from damier.server.i18n import localize, request_language, tr
 
 COMPUTER_GAMES = ("/api/games", "/api/matches")
 """Where a ``POST`` creates a game or a match, maybe against the computer."""
@@ -147,13 +148,14 @@ async def status(request: Request) -> StatusView:
     notice = None
     if not now.engine:
         state = "compiling" if now.compiled else "loading"
-        step = f"{now.done} of {now.total} parts ready"
+        step = tr("{done} of {total} parts ready", done=now.done, total=now.total)
         if not now.kernel:
-            notice = f"The server is starting: games open in a few seconds ({step})."
+            notice = tr("The server is starting: games open in a few seconds ({step}).", step=step)
         else:
-            notice = (
+            notice = tr(
                 "The computer is warming up: games between people can be played, games "
-                f"against the computer start when it is ready ({step})."
+                "against the computer start when it is ready ({step}).",
+                step=step,
             )
     return StatusView(
         kernel=now.kernel,
@@ -162,5 +164,5 @@ async def status(request: Request) -> StatusView:
         total=now.total,
         part=now.part,
         state=state,
-        notice=notice,
+        notice=localize(notice, request_language(request)) if notice else None,
     )
