@@ -102,6 +102,19 @@ def test_french_from_the_browser_then_russian_from_the_picker(
             "fetch('/api/games/nope').then((answer) => answer.json()).then((body) => body.detail)"
         )
         assert detail == "нет партии 'nope'"  # the cookie wins over Accept-Language
+        # The page's plural forms are Russian's three, from the catalog's plural table.
+        forms = page.evaluate(
+            "import('/static/js/i18n.js').then(({ tn }) =>"
+            " [1, 2, 5, 21, 112, 1000].map((n) => tn('{n} spectator', '{n} spectators', n)))"
+        )
+        assert forms == [
+            "1 зритель",
+            "2 зрителя",
+            "5 зрителей",
+            "21 зритель",
+            "112 зрителей",
+            "1000 зрителей",
+        ]
         page.goto("/")
         expect(page.locator("#create-title")).to_have_text("Новая партия")
         page.goto("/rules/international")
