@@ -33,6 +33,7 @@ from tests.server.conftest import another, settings_for, sign_in, wait_for
 
 WAIT = 120.0
 """Seconds a test waits for what must come (a bound against hanging, not a measurement)."""
+CHROMIUM = "/usr/bin/chromium"
 
 
 def test_parts_run_in_order_and_stages_become_ready_in_turn() -> None:
@@ -171,6 +172,46 @@ def test_a_game_against_the_computer_is_created_once_its_search_is_ready(
             wait_for(client, answer.json()["id"], lambda state: state["ply"] == 1, WAIT)
     finally:
         engine_gate.set()
+
+
+def test_the_lobby_shows_a_notice_until_the_computer_is_ready(tmp_path: Path) -> None:
+    """In a browser (skipped without playwright and Chromium): the lobby's notice follows
+    ``GET /api/status`` and goes once everything is ready."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is missing")
+    import uvicorn
+
+    warmup = Warmup()
+    kernel_gate, engine_gate = warmup.hold("kernel"), warmup.hold("engine")
+    app = create_app(settings_for(tmp_path / "damier.sqlite3"), warmup=warmup)
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=CHROMIUM, args=["--headless", "--no-sandbox", "--disable-gpu"]
+            )
+            page = browser.new_page()
+            while not server.started:  # (no request before it listens)
+                assert thread.is_alive(), "the server did not start"
+                thread.join(0.05)
+            page.goto(f"http://127.0.0.1:{server.config.port}/")
+            notice = page.locator("[data-warmup]")
+            sync_api.expect(notice).to_contain_text("starting", timeout=WAIT * 1000)
+            kernel_gate.set()
+            sync_api.expect(notice).to_contain_text("computer", timeout=WAIT * 1000)
+            engine_gate.set()
+            sync_api.expect(notice).to_have_count(0, timeout=WAIT * 1000)
+            browser.close()
+    finally:
+        kernel_gate.set()
+        engine_gate.set()
+        server.should_exit = True
+        thread.join(WAIT)
 
 
 # --------------------------------------------------------------------------------------
