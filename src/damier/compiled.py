@@ -436,8 +436,10 @@ class ProgressLines:
     while the code only loads from the cache; once it compiles, the part under way (how
     many of how many), each stage as it becomes ready, and the total."""
 
-    def __init__(self, say: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], ends: bool = True) -> None:
         self.say = say
+        self.ends = ends
+        """Whether to say how long it took in all (else the caller does)."""
         self.compiling = False
 
     def __call__(self, report: Progress) -> None:
@@ -451,7 +453,7 @@ class ProgressLines:
         elif report.event == "end" and self.compiling:
             for stage in report.ready:
                 self.say(f"{READY_NOTICES[stage]} ({report.seconds:.1f} s)")
-        elif report.event == "done":
+        elif report.event == "done" and self.ends:
             if report.compiled:
                 self.say(
                     f"compiled in {report.seconds:.1f} s ({report.compiled} compilations), "
@@ -510,7 +512,7 @@ def build_cache(
     Returns what was compiled."""
     watched = WARMUP.compilations
     count, ended = watched.count, len(watched.compiled)
-    WARMUP.run(stages, ProgressLines(say) if say is not None else None)
+    WARMUP.run(stages, ProgressLines(say, ends=False) if say is not None else None)
     compilations = Compilations()
     compilations.count = watched.count - count
     compilations.names = watched.names[count:]
