@@ -62,30 +62,11 @@ STATIC = SERVER / "static"
 PAGES = ("index.html", "game.html", "match.html", "analysis.html", "rules.html")
 """The pages whose text is translated (they load ``js/i18n.js``); a new page joins here."""
 
-RULES_TRANSLATED = (
-    "international",
-    "russian",
-    "brazilian",
-    "english",
-    "italian",
-    "spanish",
-    "turkish",
-    "pool",
-    "portuguese",
-    "czech",
-    "canadian",
-    "killer",
-    "breakthrough",
-    "thai",
-    "frisian",
-    "frysk",
-    "croda",
-    "dameo",
-)
+RULES_TRANSLATED: tuple[str, ...] | None = None
 """The variants whose rules in plain words (``damier.rules.explain``, the rules page) are in
-the catalog (every two-player variant); with every variant's title and summary. Another
-variant's paragraphs (the boards of more players) are said in the language when they are
-the same as one of these, else in English."""
+the catalog, with every variant's title and summary: None for every built-in variant. A
+variant file's paragraphs are said in the language when they are the same as a built-in's
+(most are), else in English."""
 
 PLURAL_TABLE = 200
 """How many counts the JSON catalog's plural table covers: the gettext plural forms of
@@ -358,18 +339,19 @@ def _add_variants(template: PoTemplate) -> None:
     :data:`RULES_TRANSLATED` in plain words, as the pages show them (``api.js`` says them
     with ``t()``)."""
     from damier.rules.explain import explain
-    from damier.rules.variants import OPTION_SUMMARIES, all_variants
+    from damier.rules.variants import BUILTIN, OPTION_SUMMARIES
 
     for name, summary in OPTION_SUMMARIES.items():
         comment = f"option {name}: summary"
         template.add(summary, None, [("rules/variants.py", 1)], auto_comments=[comment])
 
-    for variant in all_variants():
+    for variant in BUILTIN:
         for text, what in ((variant.title, "title"), (variant.summary, "summary")):
             if text:
                 comment = f"variant {variant.name}: {what}"
                 template.add(text, None, [("rules/variants.py", 1)], auto_comments=[comment])
-    for name in RULES_TRANSLATED:
+    names = RULES_TRANSLATED or [variant.name for variant in BUILTIN]
+    for name in names:
         for paragraph in explain(name):
             comment = f"variant {name}: rules"
             template.add(paragraph, None, [("rules/explain.py", 1)], auto_comments=[comment])
