@@ -95,11 +95,11 @@ class Server:
                 stderr=subprocess.STDOUT,
                 env=env,
             )
-        deadline = time.monotonic() + 40
+        deadline = time.monotonic() + 90
         while True:
-            try:
-                with urllib.request.urlopen(f"{self.base}/api/variants", timeout=2) as answer:
-                    if answer.status == 200:
+            try:  # ready: the compiled code loaded (requests that need it would wait)
+                with urllib.request.urlopen(f"{self.base}/api/status", timeout=2) as answer:
+                    if json.loads(answer.read())["state"] == "ready":
                         return
             except OSError:
                 pass

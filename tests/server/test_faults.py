@@ -262,7 +262,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             deadline = time.monotonic() + 60
             while True:
                 try:
-                    if httpx.get(f"{base}/api/variants", timeout=2).status_code == 200:
+                    if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
                         break
                 except httpx.HTTPError:
                     pass

@@ -361,6 +361,7 @@ def test_who_is_playing_now(pair: dict[str, TestClient]) -> None:
             "id": match["id"],
             "game": match["current"],
             "players": ["Ana", "Bob"],
+            "guests": [True, True],
             "score": [0.0, 0.0],
         }
     ]
@@ -368,6 +369,7 @@ def test_who_is_playing_now(pair: dict[str, TestClient]) -> None:
         "kind": "match",
         "id": None,
         "name": "Ana",
+        "guest": True,
         "clock": "3+2",
         "games": 4,
         "seats": 1,

@@ -124,10 +124,11 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
             started.append(process)
             bases.append(f"http://127.0.0.1:{port}")
         for base, process in zip(bases, started[-2:], strict=True):
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 120
             while True:
                 try:
-                    if httpx.get(f"{base}/api/variants", timeout=2).status_code == 200:
+                    # Ready: the compiled code loaded (requests that need it would wait).
+                    if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
                         break
                 except httpx.HTTPError:
                     pass

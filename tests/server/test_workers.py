@@ -55,7 +55,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
         deadline = time.monotonic() + 90
         while True:
             try:
-                if httpx.get(f"{base}/api/variants", timeout=2).status_code == 200:
+                if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
                     break
             except httpx.HTTPError:
                 pass
@@ -138,7 +138,7 @@ def test_the_workers_and_the_private_redis_server_stop_with_the_command(
         deadline = time.monotonic() + 90
         while True:
             try:
-                if httpx.get(f"{base}/api/variants", timeout=2).status_code == 200:
+                if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
                     break
             except httpx.HTTPError:
                 pass
