@@ -4,6 +4,7 @@ with the code (a string marked in a page or a service and not extracted fails he
 
 from __future__ import annotations
 
+import pickle
 import re
 
 import pytest
@@ -84,6 +85,10 @@ def test_a_message_said_again_in_a_language() -> None:
     assert i18n.localize(text, "fr") == "aucune partie 'x'"
     assert i18n.localize(text, "en") == "no game 'x'"
     assert i18n.localize("not a message", "ru") == "not a message"
+    copied = pickle.loads(pickle.dumps(text))  # through a process or a queue, still a message
+    assert copied == text and i18n.localize(copied, "fr") == "aucune partie 'x'"
+    seats = i18n.tr_n("{n} seat", "{n} seats", 3)
+    assert seats == "3 seats" and i18n.localize(seats, "ru") == "3 seats"  # not in the catalog
 
 
 @pytest.mark.parametrize(

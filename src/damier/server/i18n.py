@@ -97,6 +97,9 @@ class Text(str):
         text.msgid, text.plural, text.n, text.params = msgid, plural, n, dict(params)
         return text
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Text, (self.msgid, dict(self.params), self.plural, self.n))
+
 
 def tr(msgid: str, /, **params: Any) -> Text:
     """Mark a message to the player; ``{name}`` placeholders take ``params``."""
