@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import subprocess
 import threading
 import time
 import weakref
@@ -19,6 +20,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
@@ -217,3 +219,21 @@ def receive(socket: Any) -> dict[str, Any]:
         frame: dict[str, Any] = socket.receive_json()
         if frame.get("type") != "presence":
             return frame
+
+
+def wait_until_ready(
+    base: str, process: subprocess.Popen[bytes], logs: Callable[[], str], timeout: float = 120
+) -> None:
+    """Wait until a ``damier serve`` a test started says it is ready: its compiled code is
+    loaded (requests that need it would wait for it, past a request's timeout on a loaded
+    machine). Fails with ``logs()`` if the server stops or takes longer than ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
+                return
+        except (httpx.HTTPError, ValueError, KeyError):
+            pass
+        if process.poll() is not None or time.monotonic() > deadline:
+            pytest.fail(f"damier serve did not start:\n{logs()}")
+        time.sleep(0.1)

@@ -45,6 +45,7 @@ from tests.server.conftest import (
     open_game,
     receive,
     sign_in,
+    wait_until_ready,
 )
 from tests.server.test_redis import RedisServer
 from tests.server.test_two_servers import SECRET, _free_port, _serve_command, _socket_url
@@ -259,16 +260,7 @@ def cluster(tmp_path: Path) -> Iterator[Cluster]:
             bases.append(f"http://127.0.0.1:{port}")
         running = Cluster(tmp_path, redis, processes, bases)
         for base, process in zip(bases, processes, strict=True):
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
-                        break
-                except httpx.HTTPError:
-                    pass
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"damier serve did not start:\n{running.logs()}")
-                time.sleep(0.1)
+            wait_until_ready(base, process, running.logs, timeout=60)
         yield running
     finally:
         for process in processes:

@@ -25,7 +25,7 @@ import httpx
 import pytest
 
 from damier.compiled import build_cache
-from tests.server.conftest import REDIS_URL, database_url, game_of
+from tests.server.conftest import REDIS_URL, database_url, game_of, wait_until_ready
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
@@ -123,22 +123,15 @@ def servers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Servers]:
             )
             started.append(process)
             bases.append(f"http://127.0.0.1:{port}")
+
+        def logs() -> str:
+            return "\n".join(
+                path.read_text(errors="replace")[-3000:]
+                for path in sorted(directory.glob("server*.log"))
+            )
+
         for base, process in zip(bases, started[-2:], strict=True):
-            deadline = time.monotonic() + 120
-            while True:
-                try:
-                    # Ready: the compiled code loaded (requests that need it would wait).
-                    if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
-                        break
-                except httpx.HTTPError:
-                    pass
-                if process.poll() is not None or time.monotonic() > deadline:
-                    logs = "\n".join(
-                        path.read_text(errors="replace")[-3000:]
-                        for path in sorted(directory.glob("server*.log"))
-                    )
-                    pytest.fail(f"damier serve did not start:\n{logs}")
-                time.sleep(0.1)
+            wait_until_ready(base, process, logs)
         yield Servers(bases, redis_url is not None)
     finally:
         for process in reversed(started):

@@ -19,7 +19,7 @@ import pytest
 
 from damier.compiled import build_cache
 from damier.server.serving import redis_server_binary
-from tests.server.conftest import database_url, game_of
+from tests.server.conftest import database_url, game_of, wait_until_ready
 from tests.server.test_two_servers import _free_port, _serve_command
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
@@ -52,17 +52,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, int]
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                text = (directory / "serve.log").read_text(errors="replace")[-3000:]
-                pytest.fail(f"damier serve --workers 2 did not start:\n{text}")
-            time.sleep(0.1)
+        logs = (directory / "serve.log").read_text
+        wait_until_ready(base, process, lambda: logs(errors="replace")[-3000:])
         yield base, process.pid
     finally:
         process.send_signal(signal.SIGTERM)
@@ -135,15 +126,7 @@ def test_the_workers_and_the_private_redis_server_stop_with_the_command(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if httpx.get(f"{base}/api/status", timeout=2).json()["state"] == "ready":
-                    break
-            except httpx.HTTPError:
-                pass
-            assert process.poll() is None and time.monotonic() < deadline
-            time.sleep(0.1)
+        wait_until_ready(base, process, lambda: "(its output is not kept)")
         family = _descendants(process.pid)
     finally:
         process.send_signal(stop)
