@@ -604,8 +604,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers",
         type=_workers,
         default=None,
-        help="server processes on the port (default: one per core when a Redis server can "
-        "share the games between them)",
+        help="server processes on the port, sharing the games through DAMIER_REDIS_URL or a "
+        "private Redis server (default: 1; one per core with DAMIER_REDIS_URL)",
     )
     serve.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")

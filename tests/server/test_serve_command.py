@@ -60,20 +60,33 @@ def test_serve_with_workers_shares_a_private_redis_and_its_settings(
     assert os.environ["DAMIER_SECRET"] == "cli-test-secret-0123456789"
 
 
-def test_serve_without_a_redis_server_runs_one_process(
+def test_serve_runs_one_process_by_default_and_one_a_core_with_a_redis(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    calls: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(app))
+    calls: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
     monkeypatch.setattr(compiled.WARMUP, "start", lambda stages, progress: None)
-    monkeypatch.setattr(serving, "redis_server_binary", lambda: None)
     monkeypatch.setattr(serving, "available_cores", lambda: 4)
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # the command sets variables
     monkeypatch.delenv("DAMIER_REDIS_URL", raising=False)
     monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
     database = f"sqlite+aiosqlite:///{tmp_path / 'one.sqlite3'}"
     assert main(["serve", "--database", database]) == 0
-    assert len(calls) == 1 and not isinstance(calls[0], str)  # the app itself, one process
-    assert "one process (no Redis server" in capsys.readouterr().out
+    assert not isinstance(calls[-1][0], str)  # the app itself: one process
+    monkeypatch.setenv("DAMIER_REDIS_URL", "redis://127.0.0.1:1/0")
+    assert main(["serve", "--database", database]) == 0
+    assert calls[-1][1]["workers"] == 4
+    assert os.environ["DAMIER_REDIS_URL"] == "redis://127.0.0.1:1/0"
+
+
+def test_serve_without_a_redis_server_refuses_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    monkeypatch.setattr(serving, "redis_server_binary", lambda: None)
+    monkeypatch.delenv("DAMIER_REDIS_URL", raising=False)
+    monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'one.sqlite3'}"
     assert main(["serve", "--database", database, "--workers", "2"]) == 2
     assert "--workers needs a Redis server" in capsys.readouterr().err
 

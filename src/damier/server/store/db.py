@@ -108,15 +108,16 @@ def alembic_config(url: str) -> Config:
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:
-    """SQLite: WAL, foreign keys, a busy timeout, and ``BEGIN IMMEDIATE`` so that two
-    processes on one file queue for the write lock instead of failing on upgrade."""
+    """SQLite: WAL, foreign keys, and ``BEGIN IMMEDIATE`` so that two processes on one file
+    queue for the write lock (:func:`damier.server.store.sqlite.begin`, without stopping
+    the event loop) instead of failing on upgrade."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA busy_timeout=0")  # locks are waited for by sqlite.begin
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
 
@@ -153,7 +154,7 @@ class Database:
                 Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
                 options["pool_size"], options["max_overflow"] = 1, 0  # see store.sqlite
             arguments, keywords = parsed.get_dialect()().create_connect_args(parsed)
-            options["async_creator"] = sqlite.connector(*arguments, **{"timeout": 30, **keywords})
+            options["async_creator"] = sqlite.connector(*arguments, **{"timeout": 0, **keywords})
         else:
             # A commit does not wait for the disk, like SQLite's WAL with synchronous=NORMAL
             # (a crash of the database server may lose the last moves, never the database);
@@ -219,7 +220,7 @@ class Database:
             try:
                 driver = (await connection.get_raw_connection()).driver_connection
                 if isinstance(driver, sqlite.Connection):
-                    return driver.apply([(c.string, parameters) for c in compiled])
+                    return await driver.apply([(c.string, parameters) for c in compiled])
                 (statement,) = compiled  # asyncpg: positional parameters, the status as text
                 assert isinstance(statement, SQLCompiler) and driver is not None
                 arguments = [parameters[name] for name in statement.positiontup or ()]
