@@ -619,6 +619,10 @@ def build_parser() -> argparse.ArgumentParser:
     from damier.puzzles.command import add_commands as add_puzzle_commands
 
     add_puzzle_commands(commands)
+
+    from damier.tournament_cli import add_commands as add_tournament_commands
+
+    add_tournament_commands(commands)
     return parser
 
 
