@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 
+import networkx as nx  # type: ignore[import-untyped]
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from damier.server.services.tournaments.pairing import (
@@ -29,13 +30,22 @@ from damier.server.services.tournaments.standings import (
 # The FIDE Handbook's Berger tables (C.05, annex 1), White first.
 BERGER_4 = ["1-4 2-3", "4-3 1-2", "2-4 3-1"]
 BERGER_6 = ["1-6 2-5 3-4", "6-4 5-3 1-2", "2-6 3-1 4-5", "6-5 1-4 2-3", "3-6 4-2 5-1"]
+BERGER_8 = [
+    "1-8 2-7 3-6 4-5",
+    "8-5 6-4 7-3 1-2",
+    "2-8 3-1 4-7 5-6",
+    "8-6 7-5 1-4 2-3",
+    "3-8 4-2 5-1 6-7",
+    "8-7 1-6 2-5 3-4",
+    "4-8 5-3 6-2 7-1",
+]
 
 
 def written(rounds: list[list[Pairing]]) -> list[str]:
     return [" ".join(f"{p.white}-{p.black or 'bye'}" for p in r) for r in rounds]
 
 
-@pytest.mark.parametrize("table", [BERGER_4, BERGER_6])
+@pytest.mark.parametrize("table", [BERGER_4, BERGER_6, BERGER_8])
 def test_berger_tables_are_the_published_ones(table: list[str]) -> None:
     players = [str(n) for n in range(1, len(table) + 2)]
     assert written(berger_rounds(players)) == table
@@ -110,6 +120,107 @@ def test_swiss_never_rematches_gives_one_bye_at_most_and_balances_colours(
     for player in field.values():
         assert abs(player.balance) <= 2
         assert len(player.opponents) + player.had_bye == rounds
+
+
+def must(player: SwissPlayer) -> int | None:
+    """The colour a player must have (0 White, 1 Black): his balance is two away, or his
+    last two games had the same colour; else None."""
+    last_two = tuple(player.colours[-2:])
+    if player.balance >= 2 or last_two == (0, 0):
+        return 1
+    if player.balance <= -2 or last_two == (1, 1):
+        return 0
+    return None
+
+
+def pairing_cost(a: SwissPlayer, b: SwissPlayer) -> int:
+    """What a pair costs, the colour rule first: both must have the same colour (a
+    million), then the score difference (in half points, squared)."""
+    clash = must(a) is not None and must(a) == must(b)
+    return 10**6 * clash + round(2 * abs(a.score - b.score)) ** 2
+
+
+def fewest_floats(field: list[SwissPlayer]) -> int:
+    """The least cost of pairing ``field`` (even) without a rematch: the score groups kept
+    whole wherever the colour rule and the past allow."""
+    graph = nx.Graph()
+    for i, a in enumerate(field):
+        for b in field[i + 1 :]:
+            if b.id not in a.opponents:
+                graph.add_edge(a.id, b.id, weight=10**8 - pairing_cost(a, b))
+    by = {p.id: p for p in field}
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    assert 2 * len(matching) == len(field)
+    return int(sum(pairing_cost(by[a], by[b]) for a, b in matching))
+
+
+def swiss_with_checks(count: int, rounds: int, seed: int) -> dict[str, SwissPlayer]:
+    """A Swiss of random results, each round checked: no rematch, one bye at most, the
+    colour balance within 2, and the score groups paired inside where possible (no
+    pairing without a rematch costs less by :func:`pairing_cost`)."""
+    chance = random.Random(seed)
+    ids = [f"p{n}" for n in range(count)]
+    scores = dict.fromkeys(ids, 0.0)
+    met: dict[str, set[str]] = {p: set() for p in ids}
+    colours: dict[str, list[int]] = {p: [] for p in ids}
+    byes: set[str] = set()
+    for _ in range(rounds):
+        field = {
+            p: SwissPlayer(p, scores[p], set(met[p]), list(colours[p]), p in byes) for p in ids
+        }
+        boards = swiss_round(list(field.values()))
+        games = [b for b in boards if b.black is not None]
+        bye = [b.white for b in boards if b.black is None]
+        assert len(bye) == count % 2
+        if bye:
+            assert bye[0] not in byes, "a second bye"
+            lowest = min(scores[p] for p in ids if p not in byes)
+            assert scores[bye[0]] == lowest, "the bye to the lowest score without one"
+        seated = [p for b in games for p in (b.white, b.black or "")] + bye
+        assert sorted(seated) == sorted(ids)
+        assert all(b.black not in met[b.white] for b in games), "a rematch"
+        paired = [field[p] for p in ids if p not in bye]
+        cost = sum(pairing_cost(field[b.white], field[b.black or ""]) for b in games)
+        assert cost == fewest_floats(paired)
+        for board in boards:
+            if board.black is None:
+                byes.add(board.white)
+                scores[board.white] += 1
+                continue
+            met[board.white].add(board.black)
+            met[board.black].add(board.white)
+            colours[board.white].append(0)
+            colours[board.black].append(1)
+            points = chance.choice((0.0, 0.5, 1.0))
+            scores[board.white] += points
+            scores[board.black] += 1 - points
+        for player in ids:
+            whites = colours[player].count(0)
+            assert abs(2 * whites - len(colours[player])) <= 2, "colours out of balance"
+    return {p: SwissPlayer(p, scores[p], met[p], colours[p], p in byes) for p in ids}
+
+
+def swiss_rounds(count: int, rounds: int) -> int:
+    # Up to half as many rounds as players, a pairing without rematch always exists (each
+    # has met fewer than half the field: Dirac's theorem); the issue asks up to 11.
+    return max(1, min(rounds, count // 2, 11))
+
+
+@settings(max_examples=25, deadline=None)
+@given(count=st.integers(7, 64), rounds=st.integers(1, 11), seed=st.integers(0, 10**6))
+@example(count=7, rounds=3, seed=0).via("the smallest field")
+@example(count=64, rounds=11, seed=1).via("the largest field")
+def test_swiss_pairs_inside_score_groups_without_rematch_over_random_results(
+    count: int, rounds: int, seed: int
+) -> None:
+    swiss_with_checks(count, swiss_rounds(count, rounds), seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(count=st.integers(7, 64), rounds=st.integers(1, 11), seed=st.integers(0, 10**6))
+def test_swiss_pairs_inside_score_groups_at_length(count: int, rounds: int, seed: int) -> None:
+    swiss_with_checks(count, swiss_rounds(count, rounds), seed)
 
 
 def test_swiss_round_one_is_top_half_against_bottom_half_colours_alternating() -> None:
