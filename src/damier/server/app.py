@@ -183,6 +183,7 @@ def create_app(
     app.include_router(analysis.router)
     app.include_router(table.router)
     app.include_router(tournaments.router)
+    app.include_router(tournaments.sockets)
     app.include_router(players.router)
     app.include_router(players.pages)
     app.include_router(ws_router)

@@ -36,6 +36,11 @@ class BerserkBody(BaseModel):
     on: bool
 
 
+class PauseBody(BaseModel):
+    on: bool
+    """True to pause (paired no more), False to resume."""
+
+
 class JoinBody(BaseModel):
     password: str | None = Field(default=None, max_length=128)
 
@@ -112,6 +117,8 @@ class YouView(BaseModel):
     """The player's game being played now, if any."""
     berserk: bool = False
     """In an arena: whether the player goes berserk in his coming games."""
+    paused: bool = False
+    """In an arena: whether the player has paused (he is paired no more until he resumes)."""
 
 
 class TournamentSummary(BaseModel):

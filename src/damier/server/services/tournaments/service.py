@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from damier.server.rooms import Notice
 from damier.server.services import games
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
@@ -104,7 +106,33 @@ async def _change(
             raise Conflict("the tournament changed meanwhile: reload it") from None
     for game_row, game in started:
         await games.announce_game(services, game_row, game)
+    await announce(services, state)
     return state
+
+
+def room_of(tournament_id: str) -> str:
+    """The rooms' name of a tournament's sockets (a game's id has no colon)."""
+    return f"tournament:{tournament_id}"
+
+
+async def announce(services: Services, state: TournamentView) -> None:
+    """Tell the tournament's sockets, in every process, that it changed: each page then
+    reads it again (its own view: what the viewer may do)."""
+    frame = {
+        "type": "tournament",
+        "id": state.id,
+        "status": state.status,
+        "round": state.round,
+        "players": state.players,
+        "server_time": state.server_time,
+    }
+    await services.rooms.notify(room_of(state.id), Notice(json.dumps(frame)))
+
+
+async def tournament_exists(*, services: Services, tournament_id: str) -> bool:
+    async with services.database.session() as session:
+        query = select(TournamentRow.id).where(TournamentRow.id == tournament_id)
+        return (await session.scalars(query)).first() is not None
 
 
 # -- the service functions ---------------------------------------------------------------
@@ -259,6 +287,31 @@ async def set_berserk(
         if entry is None:
             raise Conflict("you are not a player of this arena")
         entry.berserk = on
+
+    return await _change(services, tournament_id, choose, player_id)
+
+
+async def set_pause(
+    *, services: Services, tournament_id: str, player_id: str, on: bool
+) -> TournamentView:
+    """In an arena: pause (paired no more once the game being played ends; the points
+    stay) or resume (paired again at once, no password asked), until the arena's end."""
+
+    async def choose(session: AsyncSession, row: TournamentRow, now: float) -> None:
+        if row.system != "arena":
+            raise BadRequest("a pause is for arenas: withdraw from a round robin or a Swiss")
+        entry = next((e for e in row.players if e.player_id == player_id), None)
+        if entry is None:
+            raise Conflict("you are not a player of this arena")
+        if row.status != "playing":
+            raise Conflict("the arena is not under way: enter it or withdraw instead")
+        if on:
+            if entry.withdrawn is None:
+                entry.withdrawn = now
+            return
+        if row.ends_at is not None and now >= row.ends_at:
+            raise Conflict("the arena is over: its last games are being played")
+        entry.withdrawn, entry.forfeits = None, 0
 
     return await _change(services, tournament_id, choose, player_id)
 

@@ -183,6 +183,7 @@ async def view(
             withdrawn=entry is not None and entry.withdrawn is not None,
             game=current,
             berserk=entry is not None and entry.berserk,
+            paused=row.system == "arena" and entry is not None and entry.withdrawn is not None,
         )
     head = summary(row, table)
     return TournamentView(
