@@ -131,3 +131,124 @@ def test_an_arena_from_the_lobby_form(people: Contexts) -> None:  # noqa: F811
     org.goto("/")
     expect(org.locator("#tournament-list")).to_contain_text("Arena 45 min")
     org.screenshot(path=str(SCREENSHOTS / "tournament-lobby.png"), full_page=True)
+
+
+def current_games(page: Any, tournament: str) -> dict[str, dict[str, Any]]:
+    """The games of the round being played, by game id: White's and Black's ids."""
+    state = fetch(page, "GET", f"/api/tournaments/{tournament}")
+    games = {}
+    for board in state["pairings"][state["round"] - 1]["boards"] if state["round"] else []:
+        for link in board["games"]:
+            if link["game"] and link["result"] is None and board["black"]:
+                black = board["black"]["id"] if link["white"] == board["white"]["id"] else None
+                games[link["game"]] = {"white": link["white"], "black": black}
+    return games
+
+
+def test_four_players_play_a_round_robin_to_its_standings_live(
+    people: Contexts,  # noqa: F811
+) -> None:
+    org = people.page()
+    register(org, "Round Orga")
+    created = fetch(
+        org,
+        "POST",
+        "/api/tournaments",
+        {
+            "name": "Four cup",
+            "variant": "russian",
+            "clock": "3+2",
+            "system": "round-robin",
+            "starts_in": 12,
+        },
+    )
+    tid = created["id"]
+    page_url = f"/tournaments/{tid}"
+    org.goto(page_url)
+    expect(org.locator("body")).to_have_attribute("data-live", "socket")
+    players = {}
+    for name in ("Ana", "Bob", "Cid", "Dan"):
+        page = people.page(width=900, height=700)
+        set_name(page, name)
+        page.goto(page_url)
+        page.click("#t-join")
+        expect(page.locator("#t-withdraw")).to_be_visible()
+        players[fetch(page, "GET", "/api/session")["id"]] = page
+    # The spectator's page hears each entry through its socket: no reload.
+    expect(org.locator("#t-entrants")).to_have_text("Entered: Ana, Bob, Cid, Dan.")
+    for page in players.values():  # each is taken to his game
+        page.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=30_000)
+    expect(org.locator("#t-status")).to_contain_text("Round 1 of 3", timeout=15_000)
+    org.click("#t-watch")
+    tiles = org.locator("#t-boards .mini")
+    expect(tiles).to_have_count(2)
+    expect(tiles.first.locator("svg.board")).to_be_visible()
+    first = tiles.first.get_attribute("data-game")
+    white = current_games(org, tid)[first or ""]["white"]
+    legal = fetch(players[white], "GET", f"/api/games/{first}")["legal_moves"][0]["notation"]
+    fetch(players[white], "POST", f"/api/games/{first}/moves", {"move": legal, "ply": 0})
+    expect(tiles.first).to_have_attribute("data-ply", "1")  # the small board follows it
+    org.screenshot(path=str(SCREENSHOTS / "tournament-boards.png"), full_page=True)
+    for number in (1, 2, 3):
+        expect(org.locator("#t-status")).to_contain_text(f"Round {number} of 3", timeout=15_000)
+        for game_id, seats in current_games(org, tid).items():
+            loser = seats["black"] if number % 2 else seats["white"]
+            answer = fetch(players[loser], "POST", f"/api/games/{game_id}/resign")
+            assert answer["status"] == "finished", answer
+    expect(org.locator("#t-status")).to_contain_text("Finished after 3 rounds", timeout=15_000)
+    expect(org.locator("#t-podium")).to_be_visible()
+    rows = org.locator("#t-standings tbody tr")
+    expect(rows).to_have_count(4)
+    table = fetch(org, "GET", f"/api/tournaments/{tid}")["standings"]
+    assert sum(line["score"] for line in table) == 6  # six games, one point each
+    expect(rows.first).to_contain_text(table[0]["name"])
+    expect(org.locator("#t-cross tbody tr")).to_have_count(4)
+    org.screenshot(path=str(SCREENSHOTS / "tournament-four.png"), full_page=True)
+
+
+def test_an_arena_joined_late_pairs_the_newcomer_when_others_come_free(
+    people: Contexts,  # noqa: F811
+) -> None:
+    org = people.page()
+    register(org, "Late Orga")
+    created = fetch(
+        org,
+        "POST",
+        "/api/tournaments",
+        {
+            "name": "Late arena",
+            "variant": "russian",
+            "clock": "3+2",
+            "system": "arena",
+            "minutes": 20,
+            "starts_in": 8,
+        },
+    )
+    tid = created["id"]
+    page_url = f"/tournaments/{tid}"
+    ana, bob = people.page(width=900, height=700), people.page(width=900, height=700)
+    for page, name in ((ana, "Ana"), (bob, "Bob")):
+        set_name(page, name)
+        page.goto(page_url)
+        page.click("#t-join")
+    for page in (ana, bob):
+        page.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=30_000)
+    cid = people.page(width=900, height=700)
+    set_name(cid, "Cid")
+    cid.goto(page_url)
+    expect(cid.locator("#t-status")).to_contain_text("Ends in")
+    cid.click("#t-join")
+    expect(cid.locator("#t-pause")).to_be_visible()  # in, waiting for a free player
+    game_id = ana.url.rsplit("/", 1)[-1]
+    fetch(bob, "POST", f"/api/games/{game_id}/resign")
+    # Bob and Cid on 0 points meet; Ana (his last opponent was Bob) waits.
+    cid.wait_for_url(re.compile(r"/games/[^/]+$"), timeout=30_000)
+    second = cid.url.rsplit("/", 1)[-1]
+    game = fetch(cid, "GET", f"/api/games/{second}")
+    assert {game["white"]["name"], game["black"]["name"]} == {"Bob", "Cid"}
+    ana.goto(page_url)
+    ana.click("#t-pause")
+    expect(ana.locator("#t-paused")).to_be_visible()
+    expect(ana.locator("#t-standings")).to_contain_text("(paused)")
+    ana.click("#t-resume")
+    expect(ana.locator("#t-pause")).to_be_visible()

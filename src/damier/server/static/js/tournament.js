@@ -1,10 +1,18 @@
 // A tournament (/tournaments/{id}): the countdown to its start, joining and withdrawing,
 // the standings with their tie-breaks, each round's pairings with links to the games, the
-// crosstable, the PDN of every game and, at the end, the podium. The page asks the server
-// every few seconds; when the player's own new game starts, it takes him there.
-import { getJSON, h, postJSON, showError } from "./api.js";
+// crosstable, the PDN of every game and, at the end, the podium. The tournament's socket
+// (/ws/tournaments/{id}) says when it changes, and the page reads it again then; while the
+// socket is down the page asks every few seconds. When the player's own new game starts,
+// it takes him there. A spectator may watch the round's games on small boards (each
+// board follows its game's socket).
+import { GameSocket, getJSON, h, postJSON, showError } from "./api.js";
+import { Board } from "./board.js";
+import { t } from "./i18n.js";
+import { parseFen, squareIndex } from "./position.js";
 
 const POLL_MS = 3000;
+const SAFETY_MS = 30000; // while the socket is open: a read now and then all the same
+const MAX_BOARDS = 24;
 const $ = (id) => document.getElementById(id);
 const tournamentId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const url = `/api/tournaments/${encodeURIComponent(tournamentId)}`;
@@ -57,6 +65,61 @@ class TournamentPage {
     this.title = null; // the variant's title, asked for once
     this.timer = null;
     this.ticker = null;
+    this.variant = null; // the variant (its geometry for the small boards)
+    this.socket = null; // the tournament's notice socket
+    this.live = false; // whether it is open
+    this.attempt = 0;
+    this.busy = false; // a read under way
+    this.again = false; // a notice came during it: read once more after
+    this.watching = false; // the small boards are shown
+    this.minis = new Map(); // game id -> {socket, board, tile}
+  }
+
+  /** The notice socket: each notice makes the page read the tournament again. */
+  listen() {
+    if (this.t?.status === "finished") return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    let socket;
+    try {
+      socket = new WebSocket(`${scheme}://${location.host}/ws/tournaments/${encodeURIComponent(tournamentId)}`);
+    } catch {
+      this.retryListen();
+      return;
+    }
+    this.socket = socket;
+    let ping = null;
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      this.live = true;
+      document.body.dataset.live = "socket";
+      ping = setInterval(() => socket.send(JSON.stringify({ type: "ping" })), 25000);
+      this.poll(); // what changed while it was down
+    });
+    socket.addEventListener("message", (event) => {
+      let frame;
+      try {
+        frame = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "tournament") this.poll();
+    });
+    socket.addEventListener("close", (event) => {
+      clearInterval(ping);
+      if (this.socket !== socket) return;
+      this.socket = null;
+      this.live = false;
+      document.body.dataset.live = "polling";
+      if (event.code === 4404 || this.t?.status === "finished") return;
+      this.poll(); // and polling goes on until the socket is back
+      this.retryListen();
+    });
+  }
+
+  retryListen() {
+    const delay = Math.min(30000, 1000 * 2 ** this.attempt);
+    this.attempt += 1;
+    setTimeout(() => this.listen(), delay);
   }
 
   now() {
@@ -64,9 +127,17 @@ class TournamentPage {
   }
 
   async poll() {
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
     try {
       const t = await getJSON(url);
-      if (!this.title) this.title = (await getJSON(`/api/variants/${encodeURIComponent(t.variant)}`).catch(() => null))?.title;
+      if (!this.variant) {
+        this.variant = await getJSON(`/api/variants/${encodeURIComponent(t.variant)}`).catch(() => null);
+        this.title = this.variant?.title;
+      }
       this.show(t);
     } catch (error) {
       if (!this.t) {
@@ -77,11 +148,22 @@ class TournamentPage {
         );
         if (error.status === 404) return;
       } else showError($("error"), error.message || String(error));
+    } finally {
+      this.busy = false;
+    }
+    if (this.again) {
+      this.again = false;
+      this.poll();
+      return;
     }
     clearTimeout(this.timer);
     if (this.t?.status !== "finished") {
       const soon = this.t?.status === "coming" && this.t.starts_at - this.now() < 10;
-      this.timer = setTimeout(() => this.poll(), soon ? 1000 : POLL_MS);
+      this.timer = setTimeout(() => this.poll(), this.live ? SAFETY_MS : soon ? 1000 : POLL_MS);
+    } else if (this.socket) {
+      const socket = this.socket;
+      this.socket = null;
+      socket.close();
     }
   }
 
@@ -120,28 +202,35 @@ class TournamentPage {
   }
 
   actions() {
-    const t = this.t;
-    const you = t.you;
-    if (t.status === "finished") return null;
-    if (t.system === "arena" && t.status === "playing" && t.ends_at <= this.now()) return null;
+    const tour = this.t;
+    const you = tour.you;
+    if (tour.status === "finished") return null;
+    if (tour.system === "arena" && tour.status === "playing" && tour.ends_at <= this.now()) return null;
     if (you?.joined && !you.withdrawn) {
-      const note = t.status === "playing" ? " (your game being played goes on: resign it or it is lost on time)" : "";
+      const note = tour.status === "playing" ? " (your game being played goes on: resign it or it is lost on time)" : "";
       const berserk =
-        t.system === "arena"
+        tour.system === "arena"
           ? h(
               "button",
               { type: "button", id: "t-berserk", "aria-pressed": you.berserk ? "true" : "false", title: "Half your time in your next games, a point more for a win of at least seven moves", onclick: () => this.act("berserk", { on: !you.berserk }) },
               you.berserk ? "Berserk: on ⚡" : "Berserk: off",
             )
           : null;
-      const leave = t.system === "arena" && t.status === "playing" ? "Pause" : "Withdraw";
-      return h("p", { class: "row" }, h("span", {}, "You are in."), berserk, h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `${leave}${note}`));
+      if (tour.system === "arena" && tour.status === "playing") {
+        const pause = h("button", { type: "button", id: "t-pause", title: t("Not paired again until you resume; your points stay"), onclick: () => this.act("pause", { on: true }) }, t("Pause"));
+        return h("p", { class: "row" }, h("span", {}, "You are in."), berserk, pause);
+      }
+      return h("p", { class: "row" }, h("span", {}, "You are in."), berserk, h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `Withdraw${note}`));
     }
-    if (t.status === "playing" && t.system === "round-robin") return h("p", { class: "muted" }, "A round robin takes no new players once started.");
-    const password = t.private ? h("input", { type: "password", id: "t-password", placeholder: "Password", "aria-label": "The tournament's password", autocomplete: "off" }) : null;
+    if (you?.paused && tour.status === "playing") {
+      const resume = h("button", { type: "button", class: "primary", id: "t-resume", onclick: () => this.act("pause", { on: false }) }, t("Resume"));
+      return h("p", { class: "row" }, h("span", { id: "t-paused" }, t("You have paused: you are paired again once you resume.")), resume);
+    }
+    if (tour.status === "playing" && tour.system === "round-robin") return h("p", { class: "muted" }, "A round robin takes no new players once started.");
+    const password = tour.private ? h("input", { type: "password", id: "t-password", placeholder: "Password", "aria-label": "The tournament's password", autocomplete: "off" }) : null;
     const join = () => this.act("join", { password: password ? password.value : null });
-    let late = t.status === "playing" ? " (from the next round)" : "";
-    if (t.system === "arena" && t.status === "playing") late = you?.withdrawn ? " again" : "";
+    let late = tour.status === "playing" ? " (from the next round)" : "";
+    if (tour.system === "arena" && tour.status === "playing") late = you?.withdrawn ? " again" : "";
     return h("p", { class: "row" }, password, h("button", { type: "button", class: "primary", id: "t-join", onclick: join }, `Join${late}`));
   }
 
@@ -176,6 +265,7 @@ class TournamentPage {
     );
     this.renderStandings();
     this.renderPairings();
+    this.renderBoards();
     this.renderCross();
     clearInterval(this.ticker);
     const target = t.status === "coming" ? t.starts_at : t.status === "playing" && t.system === "arena" ? t.ends_at : null;
@@ -253,6 +343,68 @@ class TournamentPage {
     return h("table", { class: "games" }, h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows));
   }
 
+  /** The games being played now (the current round's, an arena's latest), by board. */
+  liveGames() {
+    const tour = this.t;
+    const rounds = tour.system === "arena" ? tour.pairings : tour.pairings.filter((round) => round.number === tour.round);
+    const games = [];
+    for (const round of rounds) {
+      for (const board of round.boards) {
+        for (const link of board.games) {
+          if (link.game && link.result === null && board.black) games.push({ id: link.game, board: board.board, white: link.white === board.white.id ? board.white : board.black, black: link.white === board.white.id ? board.black : board.white });
+        }
+      }
+    }
+    return games.slice(0, MAX_BOARDS);
+  }
+
+  /** The small boards: a button to show or hide them, and one board per game being played. */
+  renderBoards() {
+    const games = this.t.status === "playing" && this.variant ? this.liveGames() : [];
+    $("boards-card").hidden = games.length === 0 && this.minis.size === 0;
+    const toggle = $("t-watch");
+    toggle.textContent = this.watching ? t("Hide the boards") : t("Watch the boards of the round");
+    toggle.setAttribute("aria-pressed", this.watching ? "true" : "false");
+    toggle.onclick = () => {
+      this.watching = !this.watching;
+      this.renderBoards();
+    };
+    const wanted = new Set(this.watching ? games.map((g) => g.id) : []);
+    for (const [id, mini] of this.minis) {
+      if (!wanted.has(id)) {
+        mini.socket.close();
+        mini.tile.remove();
+        this.minis.delete(id);
+      }
+    }
+    const box = $("t-boards");
+    box.hidden = !this.watching;
+    if (!this.watching) return;
+    for (const game of games) {
+      if (this.minis.has(game.id)) continue;
+      const holder = h("div", { class: "mini-board" });
+      const tile = h(
+        "a",
+        { class: "mini", href: `/games/${encodeURIComponent(game.id)}`, "data-game": game.id },
+        h("div", { class: "mini-name" }, game.black.name),
+        holder,
+        h("div", { class: "mini-name" }, game.white.name),
+      );
+      box.append(tile);
+      const board = new Board(holder, this.variant.geometry, { label: t("Board {n}", { n: game.board }), coordinates: "none" });
+      const index = squareIndex(this.variant.geometry);
+      const socket = new GameSocket(game.id, {
+        onState: (state) => {
+          board.setPosition(parseFen(index, state.fen));
+          tile.dataset.ply = String(state.ply);
+          if (state.status === "finished") tile.classList.add("over");
+        },
+      });
+      socket.connect();
+      this.minis.set(game.id, { socket, board, tile });
+    }
+  }
+
   renderCross() {
     const t = this.t;
     $("cross-card").hidden = t.crosstable.length === 0;
@@ -268,7 +420,9 @@ class TournamentPage {
 async function start() {
   const me = await getJSON("/api/session").catch(() => null);
   $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
-  new TournamentPage(me ? me.id : null).poll();
+  const page = new TournamentPage(me ? me.id : null);
+  await page.poll();
+  page.listen();
 }
 
 start().catch((error) => showError($("error"), error.message || String(error)));
