@@ -6,6 +6,8 @@
 import { t } from "./i18n.js";
 import { api, colorName, h, postJSON, reasonText, scrollWithin, showError } from "./api.js";
 import { Board } from "./board.js";
+import { MoveEntry } from "./move-entry.js";
+import { themePicker } from "./themes.js";
 import { MovePicker } from "./picker.js";
 import { COLORS, normalizeMove, parseFen, squareIndex } from "./position.js";
 import { Tree } from "./tree.js";
@@ -29,6 +31,7 @@ const page = {
   frame: null,
 };
 const picker = new MovePicker();
+let entry = null; // the typed move (move-entry.js)
 
 function error(message) {
   showError($("error"), message);
@@ -116,6 +119,7 @@ async function go(node) {
   if (page.current !== node) return;
   picker.setMoves(view.legal_moves.map((move) => normalizeMove(page.index, move)));
   render();
+  entry?.update();
   engineStart();
 }
 
@@ -152,7 +156,10 @@ function onSquare(square) {
 }
 
 function keyboard(event) {
-  if (event.target.closest?.("input, textarea, select") || page.editing) return;
+  if (page.editing || event.altKey || event.ctrlKey || event.metaKey) return;
+  // The move box takes the arrows along the line as long as nothing is typed in it.
+  const box = event.target.id === "move-input" && !event.target.value;
+  if (box ? !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key) : event.target.closest?.("input, textarea, select")) return;
   const node = page.current;
   if (!node) return;
   const siblings = node.parent ? node.parent.children : [node];
@@ -180,6 +187,7 @@ function render() {
   renderStatus();
   renderEngine();
   $("fen").value = node.fen;
+  $("legal-moves").replaceChildren(...(node.view?.legal_moves || []).map((move) => h("option", { value: move.notation })));
   $("promote").disabled = !node.parent || node.parent.children[0] === node;
   $("delete").disabled = !node.parent;
   history.replaceState(null, "", shareUrl());
@@ -416,6 +424,7 @@ function openEditor() {
   );
   $("editor-turn").value = page.editor.turn;
   $("editor").hidden = false;
+  $("move-form").hidden = true;
   renderEditor();
 }
 
@@ -449,11 +458,13 @@ async function closeEditor(apply) {
     }
     page.editing = false;
     $("editor").hidden = true;
+    $("move-form").hidden = false;
     await openPosition(fen, []);
     return;
   }
   page.editing = false;
   $("editor").hidden = true;
+  $("move-form").hidden = false;
   await go(page.current);
 }
 
@@ -573,6 +584,20 @@ function listen() {
     location.href = `/analysis/${encodeURIComponent($("variant").value)}`;
   };
   document.addEventListener("keydown", keyboard);
+  for (const select of document.querySelectorAll("select[data-theme]")) themePicker(select);
+  entry = new MoveEntry(
+    { form: $("move-form"), input: $("move-input"), list: $("move-fits"), note: $("move-note") },
+    {
+      moves: () => picker.moves,
+      index: () => page.index,
+      // A text that fits no legal move goes to the server, which says why it refuses it.
+      play: (move) => play(typeof move === "string" ? { notation: move } : move),
+      blocked: () => {
+        if (page.editing) return t("Close the board editor to play moves.");
+        return page.current?.view ? "" : t("The position is loading…");
+      },
+    },
+  );
 }
 
 async function start() {

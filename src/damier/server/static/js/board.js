@@ -13,9 +13,11 @@
 // numbers along the bottom and left edges as the board is seen ("edges": a-h and 1-8 on
 // 8x8, further letters and numbers on larger rectangular boards; a board that is not
 // rectangular keeps its names), or "none". A move's whole path can be drawn as a line
-// through its landing squares, with its captured pieces crossed out.
+// through its landing squares, with its captured pieces crossed out. The colours are the
+// style sheet's, after the player's theme (themes.js).
 import { t } from "./i18n.js";
 import { colorName } from "./api.js";
+import "./themes.js"; // the player's board and pieces (classes on the root element)
 
 const SVG = "http://www.w3.org/2000/svg";
 

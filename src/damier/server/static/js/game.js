@@ -24,6 +24,8 @@ import { t, tn } from "./i18n.js";
 import { Board } from "./board.js";
 import { ChatPanel } from "./chat.js";
 import { sound } from "./sound.js";
+import { MoveEntry } from "./move-entry.js";
+import { themePicker } from "./themes.js";
 import { MovePicker } from "./picker.js";
 import { applyMove, COLORS, normalizeMove, parseFen, samePosition, squareIndex } from "./position.js";
 import { ReviewPanel } from "./review.js";
@@ -40,6 +42,7 @@ let board = null;
 let me = null;
 let socket = null;
 const picker = new MovePicker();
+let entry = null; // the typed move (move-entry.js)
 let positions = new Map(); // ply -> position ({turn, pieces})
 let viewPly = null; // null: follow the game; a number: show the position after that ply
 let seatOverride = null; // null: the board seen from the viewer's seat (White's for a spectator)
@@ -129,6 +132,7 @@ async function accept(game) {
     hint = "";
   }
   render();
+  entry?.update(); // the moves that fit what is typed, on the new position
   playPremove();
 }
 
@@ -574,7 +578,9 @@ function renderActions() {
   $("analyse").hidden = state.status !== "finished";
   $("analyse").href = analysisUrl(state);
   $("pdn").setAttribute("download", `damier-${state.id}.pdn`);
-  $("move-form").hidden = !myTurn();
+  // Shown to a player while the game is played: the box keeps its focus and its text
+  // between his moves (a move typed early waits for his turn and Enter).
+  $("move-form").hidden = !(playing && player);
   const list = $("legal-moves");
   list.replaceChildren(...(myTurn() ? state.legal_moves || [] : []).map((move) => h("option", { value: move.notation })));
 }
@@ -664,6 +670,7 @@ function view(ply) {
   hideChoice();
   hint = "";
   render();
+  entry?.update();
 }
 
 function navigate(where) {
@@ -861,6 +868,7 @@ function wire() {
     { section: $("chat"), log: $("chat-log"), form: $("chat-form"), input: $("chat-input"), toggle: $("chat-toggle") },
     (frame) => Boolean(socket?.send(frame)),
   );
+  for (const select of document.querySelectorAll("select[data-theme]")) themePicker(select);
   $("coordinates").value = coordinates();
   $("coordinates").addEventListener("change", (event) => {
     try {
@@ -896,7 +904,9 @@ function wire() {
   $("nav-last").addEventListener("click", () => navigate("last"));
   document.addEventListener("keydown", (event) => {
     const tag = event.target?.tagName;
-    if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
+    // The move box takes the arrows as long as nothing is typed in it.
+    const typing = event.target?.id === "move-input" ? Boolean(event.target.value) : tag === "INPUT";
+    if (typing || tag === "SELECT" || tag === "TEXTAREA" || event.altKey || event.ctrlKey || event.metaKey) return;
     const where = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" }[event.key];
     if (where) {
       event.preventDefault();
@@ -939,14 +949,19 @@ function wire() {
       fail(error);
     }
   });
-  $("move-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = $("move-input").value.trim();
-    if (!text || !canMove()) return;
-    const legal = (state.legal_moves || []).find((move) => move.notation.toLowerCase() === text.toLowerCase());
-    $("move-input").value = "";
-    play(legal ? normalizeMove(index, legal) : text);
-  });
+  entry = new MoveEntry(
+    { form: $("move-form"), input: $("move-input"), list: $("move-fits"), note: $("move-note") },
+    {
+      moves: () => picker.moves,
+      index: () => index,
+      play: (move) => play(move),
+      blocked: () => {
+        if (!state || canMove()) return "";
+        if (viewPly !== null) return t("Back to the game's position (End) to play it.");
+        return pending ? t("Sending your move…") : t("Not your turn yet: Enter plays it on your turn.");
+      },
+    },
+  );
   setInterval(tick, 100);
 }
 
