@@ -59,7 +59,16 @@ SERVER = Path(__file__).resolve().parent
 LOCALES = SERVER / "locales"
 STATIC = SERVER / "static"
 
-PAGES = ("index.html", "game.html", "match.html", "analysis.html", "rules.html")
+PAGES = (
+    "index.html",
+    "game.html",
+    "match.html",
+    "analysis.html",
+    "rules.html",
+    "profile.html",
+    "players.html",
+    "archive.html",
+)
 """The pages whose text is translated (they load ``js/i18n.js``); a new page joins here."""
 
 RULES_TRANSLATED: tuple[str, ...] | None = None

@@ -3,12 +3,14 @@
 // follows the answer's cursor); the filtered set's PDN in one download. The filters are
 // the page's query string, so a filtered archive can be linked to (the profile does).
 import { api, getJSON, h, showError } from "./api.js";
+import { t } from "./i18n.js";
 import { $, day, gameLink, outcomeFor, seatCell, showWho, table } from "./player-views.js";
 
 const FIELDS = ["player", "opponent", "variant", "mode", "result", "since", "until", "opening"];
 let cursor = null;
 let rows = [];
 let playerId = null;
+const titles = new Map(); // variant name -> its title in the player's language
 
 function query() {
   const params = new URLSearchParams();
@@ -25,18 +27,19 @@ function render() {
       "tr",
       { "data-game": g.id },
       h("td", {}, day(g.finished)),
-      h("td", {}, g.variant),
+      h("td", {}, titles.get(g.variant) || g.variant),
       h("td", {}, g.clock?.control || "—"),
       h("td", {}, seatCell(g.white), " – ", seatCell(g.black)),
       h("td", {}, playerId ? outcomeFor(g, playerId) : g.result?.pdn || ""),
       h("td", { class: "opening" }, g.opening.join(" ") + (g.ply > g.opening.length ? " …" : "")),
       h("td", {}, String(Math.ceil(g.ply / 2))),
-      h("td", {}, g.rated ? "rated" : "casual"),
-      h("td", {}, gameLink(g, "Review")),
+      h("td", {}, g.rated ? t("rated") : t("casual")),
+      h("td", {}, gameLink(g, t("Review"))),
     ),
   );
+  const headings = [t("Finished"), t("Variant"), t("Clock"), t("Players"), t("Result"), t("Opening"), t("Moves"), "", ""];
   $("archive-list").replaceChildren(
-    table(["Finished", "Variant", "Clock", "Players", "Result", "Opening", "Moves", "", ""], body, "No game matches these filters.", { id: "archive-table" }),
+    table(headings, body, t("No game matches these filters."), { id: "archive-table" }),
   );
   $("more").hidden = cursor === null;
 }
@@ -74,7 +77,10 @@ async function main() {
   await showWho();
   const select = $("f-variant");
   try {
-    for (const v of await api.variants()) select.append(h("option", { value: v.name }, v.title || v.name));
+    for (const v of await api.variants()) {
+      titles.set(v.name, v.title || v.name);
+      select.append(h("option", { value: v.name }, v.title || v.name));
+    }
   } catch (error) {
     report(error);
   }

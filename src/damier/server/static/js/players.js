@@ -1,13 +1,17 @@
 // The leaderboards (/players): the best active players of a variant, as lichess ranks
 // them (an established rating, a rated game lately), and your own place.
 import { api, getJSON, h, showError } from "./api.js";
+import { t, tn } from "./i18n.js";
 import { $, playerLink, showWho, table } from "./player-views.js";
 
 async function show(variant) {
   const board = await getJSON(`/api/leaderboards/${encodeURIComponent(variant)}`);
-  $("rules-note").textContent =
-    `Registered players with a rating deviation under ${board.deviation_limit} ` +
-    `and a rated game in the last ${board.active_days} days.`;
+  $("rules-note").textContent = tn(
+    "Registered players with a rating deviation under {deviation} and a rated game in the last {n} day.",
+    "Registered players with a rating deviation under {deviation} and a rated game in the last {n} days.",
+    board.active_days,
+    { deviation: board.deviation_limit },
+  );
   const you = board.you;
   const rows = board.players.map((p) => {
     const mine = you && you.place === p.place;
@@ -22,12 +26,24 @@ async function show(variant) {
     );
   });
   $("leaderboard").replaceChildren(
-    table(["#", "Player", "Rating", "Deviation", "Rated games"], rows, "Nobody is ranked in this variant yet.", { id: "leaderboard-table" }),
+    table(
+      ["#", t("Player"), t("Rating"), t("Deviation"), t("Rated games")],
+      rows,
+      t("Nobody is ranked in this variant yet."),
+      { id: "leaderboard-table" },
+    ),
   );
-  let place = "Log in to a registered account to be ranked.";
-  if (you && you.place) place = `You are number ${you.place} (${Math.round(you.rating)}).`;
-  else if (you) place = `You are not ranked: ${you.why_not}.`;
+  let place = t("Log in to a registered account to be ranked.");
+  if (you && you.place) place = t("You are number {place} ({rating}).", { place: you.place, rating: Math.round(you.rating) });
+  else if (you) place = t("You are not ranked: {why}.", { why: whyNot(board, you) });
   $("your-place").textContent = place;
+}
+
+/** Why the viewer is not ranked, from the board's limits (the server says it in English). */
+function whyNot(board, you) {
+  if (you.rating == null || !you.games) return t("no rated game yet");
+  if (you.deviation >= board.deviation_limit) return t("your rating is not yet established: play more rated games");
+  return tn("no rated game in the last {n} day", "no rated game in the last {n} days", board.active_days);
 }
 
 async function main() {

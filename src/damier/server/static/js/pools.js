@@ -5,6 +5,7 @@
 // server pair it, the range of ratings widening with the wait) and goes to the game once
 // paired; otherwise it refreshes the counts every ten seconds.
 import { ApiError, getJSON, h, postJSON, showError } from "./api.js";
+import { t, tn } from "./i18n.js";
 
 const WAITING_MS = 2000;
 const IDLE_MS = 10000;
@@ -14,6 +15,12 @@ let timer = null;
 
 function variant() {
   return $("variant")?.value || "international";
+}
+
+/** A variant's title as the lobby's form shows it (in the player's language). */
+function variantTitle(name) {
+  const option = [...($("variant")?.options || [])].find((o) => o.value === name);
+  return option?.textContent || name;
 }
 
 function waitingIn(clock) {
@@ -38,15 +45,19 @@ function render() {
           onclick: () => toggle(clock, mine).catch(report),
         },
         h("span", { class: "control" }, clock),
-        h("span", { class: "count" }, mine ? "waiting…" : `${count} waiting`),
+        h("span", { class: "count" }, mine ? t("waiting…") : tn("{n} waiting", "{n} waiting", count)),
       );
     }),
   );
   const status = $("quick-status");
   if (you && !you.game) {
-    status.textContent =
-      `Looking for a ${you.variant} ${you.clock} opponent rated ${Math.round(you.rating - you.range)}–` +
-      `${Math.round(you.rating + you.range)} (${Math.round(you.waited)} s)…`;
+    status.textContent = t("Looking for an opponent at {variant} {clock} rated {low}–{high} ({seconds} s)…", {
+      variant: variantTitle(you.variant),
+      clock: you.clock,
+      low: Math.round(you.rating - you.range),
+      high: Math.round(you.rating + you.range),
+      seconds: Math.round(you.waited),
+    });
   } else {
     status.textContent = "";
   }
