@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.conftest import AppFactory, FakeTime
+from tests.server.conftest import REDIS_URL, AppFactory, FakeTime
 from tests.tournaments.test_api import create, enter, organiser, play, state, wait_round
 
 
@@ -53,6 +53,18 @@ def test_the_tournament_socket_tells_each_change(make_app: AppFactory) -> None:
         ):
             pass
         assert refused.value.code == 4404
+
+
+@pytest.mark.skipif(REDIS_URL is None, reason="the rooms of two servers meet in Redis")
+def test_a_change_on_one_server_reaches_the_sockets_of_another(make_app: AppFactory) -> None:
+    clock = FakeTime()
+    with TestClient(make_app(now=clock)) as one, TestClient(make_app(now=clock)) as two:
+        organiser(one)
+        created = create(one, system="swiss", rounds=3)
+        with two.websocket_connect(f"/ws/tournaments/{created['id']}") as socket:
+            enter(one, created["id"], ["Ana"])  # joins through the first server
+            notice = next_frame(socket, "tournament")
+            assert (notice["id"], notice["players"]) == (created["id"], 1)
 
 
 def test_who_is_playing_now_counts_the_tournament_games(make_app: AppFactory) -> None:
