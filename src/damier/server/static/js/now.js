@@ -81,7 +81,7 @@ export class NowList {
             "div",
             { class: "now-group", "data-variant": group.variant, "data-mode": group.mode },
             h("h3", {}, `${this.title(group.variant)} · ${t(MODES[group.mode])}`),
-            h("p", { class: "muted" }, `${group.playing} ${group.playing === 1 ? "game" : "games"} being played`),
+            h("p", { class: "muted" }, tn("{n} game being played", "{n} games being played", group.playing)),
             group.waiting.length ? h("ul", { class: "waiting" }, group.waiting.map((entry) => this.waiting(entry))) : null,
             group.live.length ? h("ul", { class: "live" }, group.live.map((entry) => this.live(entry))) : null,
           ),
