@@ -105,7 +105,7 @@ function ratingsSection(page) {
       h(
         "figcaption",
         {},
-        `${variantTitle(r.variant)}: ${ratingText(r.rating, r.provisional)}`,
+        t("{variant}: {rating}", { variant: variantTitle(r.variant), rating: ratingText(r.rating, r.provisional) }),
         r.provisional ? h("span", { class: "muted" }, ` ${t("(provisional)")}`) : "",
       ),
       ratingChart(r),
