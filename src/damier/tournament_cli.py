@@ -13,6 +13,10 @@ The file, one record a line (blank lines and comments from ``#`` are skipped)::
     tie-breaks,buchholz,direct   # instead of the system's own (optional)
     bye,1                        # a Swiss bye's points (default 1; a round robin's 0)
     player,Anna Smit,1850        # name, rating (optional): one line each
+    player,Bob Jansen,1720
+    player,Carl Bos
+    player,Dora Kok,1650
+    player,Eva Lam,1600
     withdrawn,Carl Bos           # paired no more (his games to come are lost by default)
     round,1
     Anna Smit,Bob Jansen,1-0     # White, Black, result
