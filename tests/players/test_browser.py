@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.server.test_browser import (  # noqa: F401 (the fixtures; skips without chromium)
     SCREENSHOTS,
     Contexts,
@@ -96,6 +98,7 @@ def test_profile_shows_the_rating_chart(people: Contexts) -> None:  # noqa: F811
     zoe.screenshot(path=str(SCREENSHOTS / "damier-leaderboard.png"), full_page=True)
 
 
+@pytest.mark.slow  # the longest browser runs: CI runs them with -m slow
 def test_quick_pairing_from_the_lobby(people: Contexts) -> None:  # noqa: F811
     una, vic = people.page(), people.page()
     set_name(una, "Una")

@@ -8,6 +8,8 @@ import json
 import re
 from typing import Any
 
+import pytest
+
 from tests.server.test_browser import (
     SCREENSHOTS,
     Contexts,
@@ -61,6 +63,7 @@ def next_game(pages: tuple[Page, Page], previous: str) -> str:
     return ids.pop()
 
 
+@pytest.mark.slow  # the longest browser runs: CI runs them with -m slow
 def test_two_people_play_a_spanish_match_to_its_end(people: Contexts) -> None:
     ana = people.page()
     set_name(ana, "Ana")

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from tests.server.test_browser import (
     SCREENSHOTS,
     Contexts,
@@ -49,6 +51,7 @@ def centre_y(page: Page, square: str) -> float:
     return float(box["y"] + box["height"] / 2)
 
 
+@pytest.mark.slow  # the longest browser runs: CI runs them with -m slow
 def test_three_players_from_the_lobby_with_the_board_turned(people: Contexts) -> None:
     page = people.page()
     set_name(page, "Ana")

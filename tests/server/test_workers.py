@@ -24,9 +24,12 @@ from tests.server.test_two_servers import _free_port, _serve_command
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
-pytestmark = pytest.mark.skipif(
-    redis_server_binary() is None, reason="no Redis server to fan out between the workers"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        redis_server_binary() is None, reason="no Redis server to fan out between the workers"
+    ),
+    pytest.mark.slow,  # real processes started and stopped: CI runs them with -m slow
+]
 
 
 def _descendants(pid: int) -> list[int]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.server.test_browser import (  # noqa: F401 (the fixtures)
     SCREENSHOTS,
     Contexts,
@@ -41,6 +43,7 @@ def fetch(page: Any, method: str, path: str, body: dict[str, Any] | None = None)
     )
 
 
+@pytest.mark.slow  # the longest browser runs: CI runs them with -m slow
 def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  # noqa: F811
     org = people.page()
     register(org, "Orga")
