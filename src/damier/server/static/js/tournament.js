@@ -171,7 +171,9 @@ class TournamentPage {
     this.t = t;
     this.arrived = performance.now();
     const mine = t.you?.game ?? null;
+    if (this.leaving) return; // on the way to his game: a later answer must not go again
     if (this.seenGame !== undefined && mine && mine !== this.seenGame) {
+      this.leaving = true; // once: a second assignment would abort the first navigation
       location.href = `/games/${encodeURIComponent(mine)}`; // his new game: there he goes
       return;
     }
