@@ -174,6 +174,7 @@ def test_a_game_against_the_computer_is_created_once_its_search_is_ready(
         engine_gate.set()
 
 
+@pytest.mark.slow  # a long browser run: CI runs it with -m slow
 def test_the_lobby_shows_a_notice_until_the_computer_is_ready(tmp_path: Path) -> None:
     """In a browser (skipped without playwright and Chromium): the lobby's notice follows
     ``GET /api/status`` and goes once everything is ready."""

@@ -510,6 +510,7 @@ def test_rules_page_draws_the_start_position(people: Contexts) -> None:
     expect(page.locator("#variant-links a").first).to_be_visible()
 
 
+@pytest.mark.slow  # a long browser run: CI runs it with -m slow
 def test_the_page_reconnects_after_a_server_restart(browser: Browser, tmp_path: Path) -> None:
     own = Server(tmp_path)
     own.start()

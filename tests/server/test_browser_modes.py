@@ -159,6 +159,7 @@ def test_two_people_play_a_spanish_match_to_its_end(people: Contexts) -> None:
     assert re.findall(r'\[Round "(\d)"\]', pdn) == ["1", "2", "3", "4"]
 
 
+@pytest.mark.slow  # a long browser run: CI runs it with -m slow
 def test_a_losing_game_against_the_computer_to_its_result(people: Contexts) -> None:
     page = people.page()
     set_name(page, "Ana")

@@ -122,6 +122,7 @@ def test_the_board_stays_in_sight_on_a_phone(people: Contexts) -> None:
     assert page.evaluate("window.scrollY") == 0
 
 
+@pytest.mark.slow  # a long browser run: CI runs it with -m slow
 @SIZES
 def test_the_match_table_stays_inside_its_card(people: Contexts, size: tuple[int, int]) -> None:
     page = people.page(*size)

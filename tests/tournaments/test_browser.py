@@ -22,6 +22,8 @@ from tests.server.test_browser import (  # noqa: F401 (the fixtures)
 
 PASSWORD = "correct horse battery"
 
+pytestmark = pytest.mark.slow  # long browser runs: CI runs them with -m slow
+
 
 def register(page: Any, name: str) -> None:
     page.goto("/")
@@ -43,7 +45,6 @@ def fetch(page: Any, method: str, path: str, body: dict[str, Any] | None = None)
     )
 
 
-@pytest.mark.slow  # the longest browser runs: CI runs them with -m slow
 def test_a_tournament_from_the_lobby_to_the_podium(people: Contexts) -> None:  # noqa: F811
     org = people.page()
     register(org, "Orga")
