@@ -19,6 +19,8 @@ from tests.server.test_browser import (  # noqa: F401 (the fixtures; skips witho
     sync_api,
 )
 
+pytestmark = pytest.mark.slow  # browser runs: CI runs them with -m slow
+
 expect = sync_api.expect
 
 PASSWORD = "correct horse battery"
@@ -98,7 +100,6 @@ def test_profile_shows_the_rating_chart(people: Contexts) -> None:  # noqa: F811
     zoe.screenshot(path=str(SCREENSHOTS / "damier-leaderboard.png"), full_page=True)
 
 
-@pytest.mark.slow  # the longest browser runs: CI runs them with -m slow
 def test_quick_pairing_from_the_lobby(people: Contexts) -> None:  # noqa: F811
     una, vic = people.page(), people.page()
     set_name(una, "Una")

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from tests.players.test_browser import rated_game, register
 from tests.server.test_browser import (  # noqa: F401 (the fixtures; skips without chromium)
     Contexts,
@@ -16,6 +18,8 @@ from tests.server.test_browser import (  # noqa: F401 (the fixtures; skips witho
     server,
     sync_api,
 )
+
+pytestmark = pytest.mark.slow  # browser runs: CI runs them with -m slow
 
 expect = sync_api.expect
 

@@ -21,6 +21,8 @@ from tests.server.test_browser import (
     piece,
 )
 
+pytestmark = pytest.mark.slow  # browser runs: CI runs them with -m slow
+
 __all__ = ["browser", "people"]  # the fixtures this module uses
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.server.test_browser import (
     Contexts,
     Page,
@@ -18,6 +20,8 @@ from tests.server.test_browser import (
     server,
     set_name,
 )
+
+pytestmark = pytest.mark.slow  # browser runs: CI runs them with -m slow
 
 __all__ = ["browser", "people", "server"]  # the fixtures this module uses
 

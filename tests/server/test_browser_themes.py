@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.server.test_browser import Contexts, Page, browser, expect, people, server
+
+pytestmark = pytest.mark.slow  # browser runs: CI runs them with -m slow
 
 __all__ = ["browser", "people", "server"]  # the fixtures this module uses
 
