@@ -59,7 +59,7 @@ finally:
 time: the idle waits of the event loop would swamp it)."""
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         port: int = probe.getsockname()[1]
@@ -89,7 +89,7 @@ def _children(pid: int) -> list[int]:
     return children
 
 
-async def _wait_until_up(base: str, deadline: float) -> None:
+async def wait_until_up(base: str, deadline: float) -> None:
     async with httpx.AsyncClient(base_url=base) as client:
         while True:
             try:
@@ -190,7 +190,7 @@ async def _clients(
     """The games ``numbers``: set up all, wait at the barrier ``start`` for every other
     client process, then play; returns the moves, their latencies and the CPU time the
     play took in this process."""
-    await _wait_until_up(base, time.monotonic() + 120)
+    await wait_until_up(base, time.monotonic() + 120)
     games = await asyncio.wait_for(
         asyncio.gather(*(_set_up(base, n, args.variant) for n in numbers)), args.timeout
     )
@@ -234,7 +234,7 @@ def _client_process(
 async def _keep_analysing(base: str, variant: str) -> None:
     """One engine analysis on the server's analysis board, started again each time its
     time is up: the games must not slow down for it. Ends when its process is ended."""
-    await _wait_until_up(base, time.monotonic() + 120)
+    await wait_until_up(base, time.monotonic() + 120)
     async with connect(base.replace("http", "ws", 1) + "/ws/analysis") as ws:
         while True:
             await ws.send(json.dumps({"type": "start", "variant": variant, "lines": 3}))
@@ -358,7 +358,7 @@ def main() -> int:
     print(f"machine: {describe_machine()}")
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
     print(f"command: python {shlex.join(sys.argv)}")
-    port = _free_port()
+    port = free_port()
     base = f"http://{HOST}:{port}"
     with tempfile.TemporaryDirectory() as scratch:
         env = {

@@ -20,7 +20,6 @@ import multiprocessing
 import os
 import shlex
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 
 import httpx
+from load import free_port, wait_until_up
 from machine import describe_machine
 
 from damier import Board
@@ -60,26 +60,6 @@ def side_lines_pdn(side_lines: int, variant: str = "international") -> str:
         alternatives = others[ply]
         words += [f"({alternatives[k % len(alternatives)]})" for k in range(counts[ply])]
     return f'[GameType "{board.variant.pdn_game_type}"]\n' + " ".join(words) + " *"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-async def _wait_until_up(base: str, deadline: float) -> None:
-    async with httpx.AsyncClient(base_url=base) as client:
-        while True:
-            try:
-                if (await client.get("/api/variants")).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                raise SystemExit("the server did not start")
-            await asyncio.sleep(0.1)
 
 
 async def _probe(base: str, path: str, seconds: float) -> list[float]:
@@ -174,7 +154,7 @@ def main() -> int:
     print(f"machine: {describe_machine()}")
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
     print(f"command: python {shlex.join(sys.argv)}")
-    port = _free_port()
+    port = free_port()
     base = f"http://{HOST}:{port}"
     with tempfile.TemporaryDirectory() as scratch:
         env = {
@@ -190,7 +170,7 @@ def main() -> int:
         command += ["--workers", "1"]
         server = subprocess.Popen(command, env=env)
         try:
-            asyncio.run(_wait_until_up(base, time.monotonic() + 120))
+            asyncio.run(wait_until_up(base, time.monotonic() + 120))
             _measure(args, base)
         finally:
             server.send_signal(signal.SIGTERM)
