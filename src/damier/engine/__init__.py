@@ -40,6 +40,7 @@ from damier.engine.search import (
     child_keys,
     row_keys,
 )
+from damier.engine.threads import Helpers
 from damier.kernel import KERNEL_SOURCES, key_numba_cache
 from damier.kernel import layout as L
 from damier.kernel.movegen import make_move, unmake_move
@@ -88,6 +89,8 @@ class Info:
         return int(self.nodes / self.seconds) if self.seconds > 0 else 0
 
 
+MAX_THREADS = 64
+
 SearchResult = Info
 """The final :class:`Info` of a search."""
 
@@ -118,11 +121,16 @@ class Engine:
         table_megabytes: int = 32,
         seed: int | None = None,
         learned: bool | None = None,
+        threads: int = 1,
     ) -> None:
         """``learned``: evaluate with the learned pattern weights where the variant has
-        some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`)."""
+        some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`).
+        ``threads``: search with that many threads (Lazy SMP, :mod:`damier.engine.threads`;
+        the full level, two-player variants)."""
         if level not in LEVELS:
             raise ValueError(f"level must be 1-10, not {level}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads must be 1-{MAX_THREADS}, not {threads}")
         self.variant = get_variant(variant)
         self.level: Level = LEVELS[level]
         self._multi: MultiplayerSearch | None = None
@@ -140,6 +148,7 @@ class Engine:
         self._context = SearchContext(
             cells, self._maxc, table_megabytes, bitboard_position(self.variant, self._tables)
         )
+        self._helpers = Helpers(self._context, threads - 1)
         self._pst, self._extra = evaluation_tables(self.variant, learned)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
@@ -289,12 +298,16 @@ class Engine:
         timer = threading.Timer(budget, self.stop)
         timer.daemon = True
         timer.start()
+        helped = len(self._helpers) > 0 and not node_limit and not level.noise and multipv == 1
         try:
+            if helped and count > 1:
+                self._helpers.start(self._tables, board, key, max_depth, self._pst, self._extra)
             yield from self._deepen(
                 board, sq, player, key, rows, moves, max_depth, started, multipv
             )
         finally:
             timer.cancel()
+            self._helpers.stop()
 
     def _deepen(
         self,
@@ -381,7 +394,7 @@ class Engine:
                         0,
                         None,
                         (moves[order[0]],),
-                        int(stats[S_NODES]),
+                        self._nodes(),
                         clock.perf_counter() - started,
                         int(stats[S_SELDEPTH]),
                     )
@@ -403,7 +416,7 @@ class Engine:
                 int(best),
                 mate_in(best),
                 best_pv,
-                int(stats[S_NODES]),
+                self._nodes(),
                 clock.perf_counter() - started,
                 int(stats[S_SELDEPTH]),
             )
@@ -420,6 +433,10 @@ class Engine:
             # on the last one, so the whole allowance is used.
             if stats[S_STOP] == 1 or (info.mate is not None and iteration > abs(info.mate) + 2):
                 break
+
+    def _nodes(self) -> int:
+        """The nodes of the running search, its helper threads' included."""
+        return int(self._context.stats[S_NODES]) + self._helpers.nodes
 
     def _other_lines(
         self,

@@ -11,6 +11,7 @@ move, the other side, the kings) and the bitboard move generator.
 
 from __future__ import annotations
 
+import copy
 import os
 
 import numpy as np
@@ -261,21 +262,23 @@ def bit_negamax(
             left = popcount(me | opp) + popcount((me | opp) & ~kings)
             score = TABLEBASE_WIN - 256 * left - tb_distances[index]
             return score if value == WIN else -score
+    if not captures and (depth <= 0 or ply >= MAX_PLY - 2):
+        if count_quiet(geo, q, me, opp, kings, player) == 0:
+            return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
+        return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
+    if ply >= MAX_PLY - 2:
+        return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
+    # The table comes before the quiet moves are listed: a node it decides costs no move
+    # generation. (A position without moves is never stored.)
+    remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
+    if decides:
+        return score
     if not captures:
-        if depth <= 0 or ply >= MAX_PLY - 2:
-            if count_quiet(geo, q, me, opp, kings, player) == 0:
-                return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-            return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
         count = list_quiet(geo, q, me, opp, kings, player, moves, ply, st)
         if count < 0:
             return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
         if count == 0:
             return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-    elif ply >= MAX_PLY - 2:
-        return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
-    remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
-    if decides:
-        return score
     if futile(stats, depth, alpha, beta, captures):
         static = evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
         static -= FUTILITY_MARGIN * depth
@@ -419,6 +422,17 @@ class BitboardPosition:
         self.st = np.zeros(3, dtype=np.int64)
         self._carried = np.zeros((MAX_PLY + 1, 1), dtype=np.int32)
         self._by_bit: tuple[npt.NDArray[np.int32], ...] | None = None
+
+    def twin(self) -> BitboardPosition:
+        """The same tables with move buffers of its own, for another thread's search."""
+        twin = copy.copy(self)
+        twin.moves = np.zeros_like(self.moves)
+        twin.fb = np.zeros_like(self.fb)
+        twin.fi = np.zeros_like(self.fi)
+        twin.st = np.zeros_like(self.st)
+        twin._carried = np.zeros_like(self._carried)
+        twin._by_bit = None
+        return twin
 
     def run(
         self,

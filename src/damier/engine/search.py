@@ -94,21 +94,31 @@ def enter(stats, keys, pv, key, ply):
 
 
 @kernel_inline
+def _entry_check(depth, score, flag, move):
+    """What an entry's key is XORed with: its fields folded together, so that an entry
+    torn by two threads writing the same slot at once (Lazy SMP, see
+    :mod:`damier.engine.threads`) no longer matches its key and is ignored."""
+    folded = ((depth & 0xFFFF) << 48) ^ (flag << 44) ^ (score + INFINITY)  # never negative
+    return np.uint64(folded) ^ np.uint64(move)
+
+
+@kernel_inline
 def probe(tt_keys, tt_data, key, depth, ply, alpha, beta):
     """(the remembered best move's key or -1, whether the entry decides the node, its
     score): a transposition-table lookup."""
     slot = key & (tt_keys.shape[0] - 1)
-    if tt_keys[slot] != key:
-        return -1, False, 0
-    remembered = tt_data[slot, T_MOVE]
-    if tt_data[slot, T_DEPTH] < depth or ply == 0:
-        return remembered, False, 0
+    stored_depth = tt_data[slot, T_DEPTH]
     score = tt_data[slot, T_SCORE]
+    flag = tt_data[slot, T_FLAG]
+    remembered = tt_data[slot, T_MOVE]
+    if tt_keys[slot] ^ _entry_check(stored_depth, score, flag, remembered) != key:
+        return -1, False, 0
+    if stored_depth < depth or ply == 0:
+        return remembered, False, 0
     if score > MATE - 1000:
         score -= ply
     elif score < -MATE + 1000:
         score += ply
-    flag = tt_data[slot, T_FLAG]
     decides = (
         flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha)
     )
@@ -123,11 +133,11 @@ def store(tt_keys, tt_data, key, depth, ply, best, flag, best_key):
     elif best < -MATE + 1000:
         best -= ply
     slot = key & (tt_keys.shape[0] - 1)
-    tt_keys[slot] = key
     tt_data[slot, T_DEPTH] = depth
     tt_data[slot, T_SCORE] = best
     tt_data[slot, T_FLAG] = flag
     tt_data[slot, T_MOVE] = best_key
+    tt_keys[slot] = key ^ _entry_check(depth, best, flag, best_key)
 
 
 @kernel_inline
@@ -462,6 +472,10 @@ class FasterSearch(Protocol):
     """The same search as :func:`negamax` on another representation of the position (the
     bitboard search of :mod:`damier.engine.bitsearch` is one): same values, faster."""
 
+    def twin(self) -> FasterSearch:
+        """The same search with buffers of its own, for another thread."""
+        ...
+
     def run(
         self,
         context: SearchContext,
@@ -489,6 +503,7 @@ class SearchContext:
     ) -> None:
         self.bitboards = bitboards
         """When set, :meth:`run` searches with it (on bitboards: the same values, faster)."""
+        self._shape = (cells, max_captures)
         width = L.row_width(max_captures)
         capacity = 256
         self.buffers = np.zeros((MAX_PLY, capacity, width), dtype=np.int32)
@@ -507,6 +522,14 @@ class SearchContext:
         self.runs = np.zeros((MAX_PLY + 4, 2), dtype=np.int64)
         """Frisian: per ply, the side to move's quiet king moves in a row and the cell of
         that king (:func:`count_king_run`)."""
+
+    def sibling(self) -> SearchContext:
+        """A context for another thread searching beside this one: arrays of its own, the
+        same transposition table (:mod:`damier.engine.threads`)."""
+        bitboards = self.bitboards.twin() if self.bitboards is not None else None
+        sibling = SearchContext(*self._shape, table_megabytes=0, bitboards=bitboards)
+        sibling.tt_keys, sibling.tt_data = self.tt_keys, self.tt_data
+        return sibling
 
     def clear(self) -> None:
         """Forget everything learnt (a new game): a search then depends on its position

@@ -1,0 +1,78 @@
+"""Lazy SMP: helper threads share the table, find what one thread finds, never outlive the
+search, and a table entry torn by two writers is ignored."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from damier import Board
+from damier.engine import Engine
+from damier.engine.search import EXACT, T_SCORE, probe, store
+
+
+def helper_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("damier-helper")]
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "best", "mate"),
+    [
+        ("international", "W:W38,39,42,47:B28,29", "38-33", 3),
+        ("russian", "W:W9,13,14:B11,15", "14-10", 3),
+        # Turkish's orthogonal moves go through the table search, not the bitboards.
+        ("turkish", "W:W:B", None, None),
+    ],
+)
+def test_two_threads_find_the_shot(
+    variant: str, fen: str, best: str | None, mate: int | None
+) -> None:
+    board = Board(variant) if best is None else Board(variant, fen)
+    alone = Engine(variant, table_megabytes=4, threads=1).search(board, depth=6)
+    helped = Engine(variant, table_megabytes=4, threads=2).search(board, depth=6)
+    assert helped.best_move in board.legal_moves
+    if best is not None:
+        assert alone.best_move is not None and alone.best_move.notation == best
+        assert helped.best_move is not None and helped.best_move.notation == best
+        assert helped.mate == alone.mate == mate
+    assert not helper_threads()
+
+
+def test_helpers_search_and_stop_with_the_main_search() -> None:
+    board = Board("international")
+    engine = Engine("international", table_megabytes=8, threads=3)
+    seen: list[int] = []
+    for _info in engine.analyse(board, time=0.5):
+        seen.append(len(helper_threads()))
+    assert max(seen) == 2  # two helpers beside the main search while it ran
+    assert not helper_threads()  # and none after
+    result = engine.search(board, depth=8)
+    assert result.depth == 8 and result.best_move in board.legal_moves
+
+
+def test_weak_levels_search_alone() -> None:
+    """A level bounded by nodes or blurred by noise keeps its strength: no helpers."""
+    board = Board("international")
+    engine = Engine("international", level=5, table_megabytes=4, threads=2, seed=3)
+    for _ in engine.analyse(board):
+        assert not helper_threads()
+
+
+def test_threads_are_bounded() -> None:
+    with pytest.raises(ValueError, match="threads"):
+        Engine("international", threads=0)
+
+
+def test_a_torn_entry_is_ignored() -> None:
+    """Two threads writing one slot at once may leave one's key with the other's fields:
+    the key no longer matches and the entry decides nothing."""
+    tt_keys = np.zeros(1024, dtype=np.uint64)
+    tt_data = np.zeros((1024, 4), dtype=np.int64)
+    key = np.uint64(0x1234_5678_9ABC_0007)
+    store(tt_keys, tt_data, key, 5, 1, 37, EXACT, 99)
+    remembered, decides, score = probe(tt_keys, tt_data, key, 5, 1, -100, 100)
+    assert (remembered, decides, score) == (99, True, 37)
+    tt_data[7, T_SCORE] = -500  # another thread's score for another position
+    assert probe(tt_keys, tt_data, key, 5, 1, -100, 100) == (-1, False, 0)
