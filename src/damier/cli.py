@@ -306,7 +306,7 @@ def _analyse(args: argparse.Namespace) -> int:
 def _hub(args: argparse.Namespace) -> int:
     from damier.protocols.hub import HUB_VARIANTS, run_hub
 
-    return run_hub(HUB_VARIANTS.get(args.variant, args.variant), args.level)
+    return run_hub(HUB_VARIANTS.get(args.variant, args.variant), args.level, threads=args.threads)
 
 
 def _write_text(path: str, text: str) -> None:
@@ -532,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     hub = commands.add_parser("hub", help="speak the Hub engine protocol on stdin/stdout")
     hub.add_argument("--variant", default="international")
     hub.add_argument("--level", type=int, default=10)
+    hub.add_argument("--threads", type=int, default=1, help="search threads (Lazy SMP)")
     hub.set_defaults(run=_hub)
 
     dxp = commands.add_parser("dxp", help="play international draughts over DXP (TCP)")

@@ -76,3 +76,18 @@ def test_a_torn_entry_is_ignored() -> None:
     assert (remembered, decides, score) == (99, True, 37)
     tt_data[7, T_SCORE] = -500  # another thread's score for another position
     assert probe(tt_keys, tt_data, key, 5, 1, -100, 100) == (-1, False, 0)
+
+
+def test_hub_threads_parameter() -> None:
+    from damier.protocols.hub import HubEngine
+
+    replies: list[str] = []
+    hub = HubEngine(replies.append)
+    hub.handle("hub")
+    assert any(line.startswith("param name=threads value=1 type=int") for line in replies)
+    hub.handle("set-param name=threads value=0")
+    assert replies[-1].startswith("error") and "threads" in replies[-1]
+    hub.handle("set-param name=threads value=2")
+    hub.handle("init")
+    assert replies[-1] == "ready"
+    assert hub.engine is not None and len(hub.engine._helpers) == 1

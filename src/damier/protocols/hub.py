@@ -19,6 +19,7 @@ time went into compiling.
 Hub defines no multi-PV: Damier declares its own parameter ``multipv`` (1 by default, which
 leaves the output as Scan writes it). Above 1, every iteration writes one ``info`` line per
 line, best first, each with a ``multipv=<rank>`` field a GUI that knows it can read.
+``threads`` (1 by default) is the number of search threads, as Scan's parameter of that name.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from typing import TextIO
 from damier import __version__
 from damier.board import Board, Move
 from damier.compiled import Progress, Warmup, engine_warmup
-from damier.engine import Engine, Info, time_budget
+from damier.engine import MAX_THREADS, Engine, Info, time_budget
 from damier.errors import IllegalMoveError
 from damier.kernel.jit import watch_compilation
 from damier.rules import Variant, get_variant
@@ -132,6 +133,7 @@ class HubEngine:
         variant: str = "international",
         level: int = 10,
         warmups: Callable[[str], Warmup] = engine_warmup,
+        threads: int = 1,
     ) -> None:
         self._write_raw = write
         self._lock = threading.Lock()
@@ -140,6 +142,7 @@ class HubEngine:
         self.variant = get_variant(variant)
         self.level = level
         self.multipv = 1
+        self.threads = threads
         self.engine: Engine | None = None
         self.board = Board(self.variant)
         self.limits = Limits()
@@ -175,6 +178,7 @@ class HubEngine:
         self.write(f'param name=variant value=normal type=enum values="{values}"')
         self.write("param name=level value=10 type=int min=1 max=10")
         self.write(f"param name=multipv value=1 type=int min=1 max={MAX_MULTIPV}")
+        self.write(f"param name=threads value={self.threads} type=int min=1 max={MAX_THREADS}")
         self.write("wait")
 
     def _init(self, rest: str) -> None:
@@ -218,6 +222,11 @@ class HubEngine:
             if not value.isdigit() or not 1 <= int(value) <= MAX_MULTIPV:
                 raise HubError(f"multipv must be 1-{MAX_MULTIPV}")
             self.multipv = int(value)
+        elif name == "threads":
+            if not value.isdigit() or not 1 <= int(value) <= MAX_THREADS:
+                raise HubError(f"threads must be 1-{MAX_THREADS}")
+            self.threads = int(value)
+            self.engine = None
         else:
             raise HubError(f"unknown parameter {name!r}")
 
@@ -350,7 +359,7 @@ class HubEngine:
     def _engine(self) -> Engine:
         with self._engine_lock:
             if self.engine is None or self.engine.variant != self.variant:
-                self.engine = Engine(self.variant, level=self.level)
+                self.engine = Engine(self.variant, level=self.level, threads=self.threads)
             return self.engine
 
     def wait(self) -> None:
@@ -364,6 +373,7 @@ def run_hub(
     level: int = 10,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
+    threads: int = 1,
 ) -> int:
     """Serve the Hub protocol on standard input and output until ``quit`` or end of input."""
 
@@ -371,7 +381,7 @@ def run_hub(
         stdout.write(line + "\n")
         stdout.flush()
 
-    hub = HubEngine(write, variant, level)
+    hub = HubEngine(write, variant, level, threads=threads)
     for line in stdin:
         hub.handle(line)
         if hub.quit:
