@@ -1,5 +1,6 @@
-"""The server fixtures (``tests/server/conftest.py``) for the trainer's tests, and a set of
-composed puzzles the server serves instead of the shipped ones."""
+"""The server fixtures (``tests/server/conftest.py``) for the trainer's tests, a set of
+composed puzzles the server serves instead of the shipped ones, and a game where a shot
+is missed."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from damier.puzzles import Puzzle
 from damier.server.services import puzzles as service
 from tests.server.conftest import (  # noqa: F401  (fixtures)
     _drop_test_databases,
+    another,
     client,
     database,
     make_app,
+    sign_in,
 )
 
 COMPOSED = [
@@ -72,3 +76,38 @@ def composed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[list[P
     monkeypatch.setenv(service.PUZZLES_DIR, str(directory))
     yield COMPOSED
     service._catalog.cache_clear()
+
+
+MISSED_FEN = COMPOSED[0].fen
+"""Russian, White to play: 16-11 7x16 12x17 wins a man (the first composed puzzle)."""
+MISSED_LINE = ["31-27", "15-19"]
+"""White misses it (31-27 loses the man on 16 instead: 15-19 16x23); Black's best reply."""
+
+
+def play_from(
+    host: TestClient, guest: TestClient, variant: str, fen: str | None, moves: list[str]
+) -> str:
+    """A game from ``fen`` (None: the variant's start) between ``host`` (White) and
+    ``guest``: ``moves`` played, then resigned by the side to move. Its id."""
+    created = host.post(
+        "/api/games",
+        json={"variant": variant, "opponent": "open", "color": "white", "fen": fen},
+    )
+    assert created.status_code == 201, created.text
+    game_id: str = created.json()["id"]
+    assert guest.post(f"/api/games/{game_id}/join").status_code == 200
+    for ply, move in enumerate(moves):
+        player = host if ply % 2 == 0 else guest
+        answer = player.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": ply})
+        assert answer.status_code == 200, answer.text
+    loser = host if len(moves) % 2 == 0 else guest
+    assert loser.post(f"/api/games/{game_id}/resign").status_code == 200
+    return game_id
+
+
+def missed_shot_game(ana: TestClient) -> tuple[str, TestClient]:
+    """Ana misses the composed Russian shot against Bob: the game's id, and Bob's client."""
+    sign_in(ana, "Ana")
+    bob = another(ana)
+    sign_in(bob, "Bob")
+    return play_from(ana, bob, "russian", MISSED_FEN, MISSED_LINE), bob

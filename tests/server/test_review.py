@@ -9,6 +9,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from damier.server.services.review import BLUNDER, judge
+from tests.puzzles.conftest import MISSED_LINE, missed_shot_game, play_from
 from tests.server.conftest import another, open_game, sign_in
 
 BLUNDER_LINE = ["31-27", "18-23", "37-31"]
@@ -36,15 +37,7 @@ def play_and_resign(client: TestClient, moves: list[str]) -> str:
     sign_in(client, "Ana")
     bob = another(client)
     sign_in(bob, "Bob")
-    state = open_game(client, bob, variant="international")
-    game_id: str = state["id"]
-    for ply, move in enumerate(moves):
-        player = client if ply % 2 == 0 else bob
-        answer = player.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": ply})
-        assert answer.status_code == 200, answer.text
-    loser = client if len(moves) % 2 == 0 else bob
-    assert loser.post(f"/api/games/{game_id}/resign").status_code == 200
-    return game_id
+    return play_from(client, bob, "international", None, moves)
 
 
 def test_a_finished_game_is_reviewed(client: TestClient) -> None:
@@ -77,10 +70,23 @@ def test_a_finished_game_is_reviewed(client: TestClient) -> None:
     assert blunder["best"] != "37-31"
     assert moves[0]["judgement"] == "good"
     assert review["thresholds"]["blunder"] == BLUNDER
+    assert review["shots"] == []  # a blunder, but no shot missed: nothing to find
     # Asked again: the same review from the cache, at once.
     again = client.get(f"/api/games/{game_id}/review")
     assert again.status_code == 200
     assert again.json() == review
+
+
+def test_the_review_offers_the_shot_a_player_missed(client: TestClient) -> None:
+    game_id, _bob = missed_shot_game(client)
+    review = review_of(client, game_id)
+    assert review["moves"][0]["judgement"] == "blunder"
+    [shot] = review["shots"]
+    assert shot["id"] == f"shot-{game_id}-1"
+    assert shot["ply"] == 1 and shot["color"] == "white"
+    assert shot["played"] == MISSED_LINE[0] and shot["variant"] == "russian"
+    assert shot["solver_moves"] == 2 and "sacrifice" in shot["themes"]
+    assert "moves" not in shot  # the solution stays with the server
 
 
 def test_an_unfinished_game_is_not_reviewed(client: TestClient) -> None:

@@ -1,4 +1,5 @@
-"""The puzzle trainer's API: the sets, the next puzzle, an attempt, a player's history."""
+"""The puzzle trainer's API: the sets, the next puzzle, an attempt, a player's history, and
+the shots he missed in his reviewed games (``services.shots``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 
-from damier.server.deps import PlayerDep, RateLimit, ServicesDep
-from damier.server.services import puzzles
+from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
+from damier.server.services import puzzles, shots
 from damier.server.services.puzzles import (
     AttemptIn,
     AttemptResult,
@@ -16,6 +17,7 @@ from damier.server.services.puzzles import (
     PuzzleHistory,
     PuzzleSet,
 )
+from damier.server.services.shots import MyShots, ShotPuzzle
 
 router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
 
@@ -23,6 +25,20 @@ router = APIRouter(prefix="/api/puzzles", tags=["puzzles"])
 @router.get("", response_model=list[PuzzleSet])
 async def list_sets() -> list[PuzzleSet]:
     return puzzles.puzzle_sets()
+
+
+@router.get("/shots", response_model=MyShots)
+async def my_shots(
+    services: ServicesDep,
+    viewer: ViewerDep,
+    variant: Annotated[str | None, Query(max_length=64)] = None,
+) -> MyShots:
+    return await shots.my_shots(services=services, player_id=viewer, variant=variant or None)
+
+
+@router.get("/shots/{shot_id}", response_model=ShotPuzzle)
+async def shot(shot_id: str, services: ServicesDep, viewer: ViewerDep) -> ShotPuzzle:
+    return await shots.shot_puzzle(services=services, player_id=viewer, shot=shot_id)
 
 
 @router.get("/{variant}/next", response_model=NextPuzzle)
@@ -47,6 +63,10 @@ async def history(variant: str, services: ServicesDep, player: PlayerDep) -> Puz
 async def attempt(
     puzzle_id: str, body: AttemptIn, services: ServicesDep, player: PlayerDep
 ) -> AttemptResult:
+    if shots.is_shot(puzzle_id):
+        return await shots.attempt(
+            services=services, player_id=player.id, shot=puzzle_id, attempt=body
+        )
     return await puzzles.attempt(
         services=services, player_id=player.id, puzzle_id=puzzle_id, attempt=body
     )

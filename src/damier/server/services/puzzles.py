@@ -34,6 +34,7 @@ from damier.errors import IllegalMoveError
 from damier.puzzles import VARIANTS, Puzzle, read_puzzles, shipped
 from damier.puzzles.themes import THEMES
 from damier.rules import get_variant
+from damier.server.i18n import tr, tr_n
 from damier.server.schemas import COLORS, Color, MoveView
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, NotFound
@@ -78,7 +79,7 @@ class Catalog:
     def get(self, puzzle_id: str) -> Puzzle:
         puzzle = self.by_id.get(puzzle_id)
         if puzzle is None:
-            raise NotFound(f"no puzzle {puzzle_id!r}")
+            raise NotFound(tr("no puzzle {puzzle}", puzzle=repr(puzzle_id)))
         return puzzle
 
 
@@ -103,9 +104,9 @@ def variant_name(variant: str) -> str:
     try:
         name = get_variant(variant).name
     except ValueError:
-        raise NotFound(f"no variant {variant!r}") from None
+        raise NotFound(tr("no variant {variant}", variant=repr(variant))) from None
     if name not in VARIANTS:
-        raise NotFound(f"there are no puzzles in {name}")
+        raise NotFound(tr("there are no puzzles in {variant}", variant=name))
     return name
 
 
@@ -220,7 +221,8 @@ def _player_view(variant: str, row: PuzzlePlayerRow | None) -> PlayerPuzzleRatin
     )
 
 
-def _moves(board: Board) -> list[MoveView]:
+def legal_move_views(board: Board) -> list[MoveView]:
+    """The moves of ``board`` as the trainer sends them."""
     return [move_view(move) for move in board.legal_moves]
 
 
@@ -266,10 +268,16 @@ async def next_puzzle(
     the theme) has none."""
     name = variant_name(variant)
     if theme is not None and theme not in THEMES:
-        raise BadRequest(f"no theme {theme!r}; themes: {', '.join(THEMES)}")
+        raise BadRequest(
+            tr("no theme {theme}; themes: {themes}", theme=repr(theme), themes=", ".join(THEMES))
+        )
     puzzles = [p for p in catalog().of(name) if theme is None or theme in p.themes]
     if not puzzles:
-        raise NotFound(f"no puzzles in {name}" + (f" with the theme {theme}" if theme else ""))
+        if theme:
+            raise NotFound(
+                tr("no puzzles in {variant} with the theme {theme}", variant=name, theme=theme)
+            )
+        raise NotFound(tr("no puzzles in {variant}", variant=name))
     async with services.database.session() as session:
         player = await session.get(PuzzlePlayerRow, (player_id, name))
         tried = set(
@@ -299,7 +307,7 @@ async def next_puzzle(
             themes=list(chosen.themes),
             rating=ratings.get(chosen.id, float(chosen.rating)),
             solver_moves=len(chosen.solver_moves),
-            legal_moves=_moves(board),
+            legal_moves=legal_move_views(board),
             tried=chosen.id in tried,
         ),
         player=view,
@@ -317,20 +325,26 @@ async def _puzzle_ratings(session: AsyncSession, variant: str) -> dict[str, floa
     return {puzzle_id: rating for puzzle_id, rating in rows.all()}
 
 
-def _replay(puzzle: Puzzle, played: list[str], give_up: bool) -> AttemptResult:
-    """The verdict on the solver's moves so far (no ratings yet)."""
+def replay(puzzle: Puzzle, played: list[str], give_up: bool) -> AttemptResult:
+    """The verdict on the solver's moves so far against the puzzle's line (no ratings)."""
     board = Board(puzzle.variant, puzzle.fen)
     line = puzzle.moves
     if len(played) > len(puzzle.solver_moves):
-        raise BadRequest(f"the puzzle has {len(puzzle.solver_moves)} moves to find, not more")
+        raise BadRequest(
+            tr_n(
+                "the puzzle has {n} move to find, not more",
+                "the puzzle has {n} moves to find, not more",
+                len(puzzle.solver_moves),
+            )
+        )
     for index, text in enumerate(played):
         ply = 2 * index
         if ply >= len(line):
-            raise BadRequest("the puzzle is over: too many moves")
+            raise BadRequest(tr("the puzzle is over: too many moves"))
         try:
             move: Move = board.parse_move(text)
         except IllegalMoveError as error:
-            raise BadRequest(f"move {index + 1}: {error}") from None
+            raise BadRequest(tr("move {n}: {error}", n=index + 1, error=str(error))) from None
         expected = board.parse_move(line[ply])
         if move != expected:
             return AttemptResult(
@@ -342,10 +356,13 @@ def _replay(puzzle: Puzzle, played: list[str], give_up: bool) -> AttemptResult:
         reply = board.push(line[ply + 1])
         if index == len(played) - 1 and not give_up:
             return AttemptResult(
-                status="right", reply=move_view(reply), fen=board.fen, legal_moves=_moves(board)
+                status="right",
+                reply=move_view(reply),
+                fen=board.fen,
+                legal_moves=legal_move_views(board),
             )
     if not give_up:
-        raise BadRequest("no move sent")
+        raise BadRequest(tr("no move sent"))
     next_move = board.parse_move(line[2 * len(played)])
     return AttemptResult(
         status="wrong", fen=board.fen, expected=next_move.notation, solution=list(line)
@@ -358,7 +375,7 @@ async def attempt(
     """Check an attempt (see the module's description); a finished one is stored, and
     rated when it is the player's first at this puzzle."""
     puzzle = catalog().get(puzzle_id)
-    result = _replay(puzzle, attempt.moves, attempt.give_up)
+    result = replay(puzzle, attempt.moves, attempt.give_up)
     if result.status == "right":
         return result
     solved = result.status == "solved"
@@ -396,7 +413,7 @@ async def attempt(
             result.player = _player_view(puzzle.variant, player)
             result.puzzle_rating = stored.rating if stored is not None else float(puzzle.rating)
     except IntegrityError:
-        raise Conflict("another attempt at this puzzle was stored at the same time") from None
+        raise Conflict(tr("another attempt at this puzzle was stored at the same time")) from None
     return result
 
 

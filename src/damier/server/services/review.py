@@ -20,6 +20,10 @@ engine would have played, or the only legal move, loses nothing. Classes by loss
 ``good`` below :data:`INACCURACY`, ``inaccuracy`` below :data:`MISTAKE`, ``mistake``
 below :data:`BLUNDER`, ``blunder`` from :data:`BLUNDER` (a man) up.
 
+The blunders made in a position won for the mover then go to the puzzle finder
+(``services.shots``): the review lists the shots it confirms, to find again in the trainer
+(the progress counts these positions too, once they are known).
+
 A review is computed once per game and process and kept in memory (finished games do not
 change); :func:`request_review` starts it and answers its progress until it is done.
 """
@@ -38,9 +42,12 @@ from sqlalchemy import select
 
 from damier.board import Board, Move
 from damier.engine import Info
+from damier.puzzles import Criteria
+from damier.server.i18n import tr
 from damier.server.schemas import COLORS, Color, MoveView
 from damier.server.services.context import Services
 from damier.server.services.errors import Conflict, NotFound, ServiceError
+from damier.server.services.shots import Candidate, MissedShot, can_have_shots, missed_shots
 from damier.server.services.views import move_view
 from damier.server.store.models import GameRow, MoveRow
 
@@ -113,6 +120,8 @@ class Review(BaseModel):
     thresholds: Thresholds
     positions: list[PositionReview]
     moves: list[MoveReview]
+    shots: list[MissedShot]
+    """The winning combinations the players missed (``services.shots``): "find the shot"."""
 
 
 class ReviewProgress(BaseModel):
@@ -172,16 +181,13 @@ async def request_review(*, services: Services, game_id: str) -> Review | Review
         if job is None:
             job = _Job(total=len(notations) + 1)
             reviews.jobs[game_id] = job
-            services.spawn(
-                _run(reviews, job, row.id, row.variant, row.start_fen, notations),
-                name=f"review {game_id}",
-            )
+            services.spawn(_run(reviews, job, row, notations), name=f"review {game_id}")
     if job.result is not None:
         reviews.jobs.move_to_end(game_id)
         return job.result
     if job.error is not None:
         reviews.jobs.pop(game_id, None)  # the next request tries again
-        raise ServiceError(f"the review failed: {job.error}")
+        raise ServiceError(tr("the review failed: {error}", error=job.error))
     return ReviewProgress(
         id=game_id,
         status="running" if job.started else "queued",
@@ -194,36 +200,27 @@ async def _load(services: Services, game_id: str) -> tuple[GameRow, list[str]]:
     async with services.database.session() as session:
         row = await session.get(GameRow, game_id)
         if row is None:
-            raise NotFound(f"no game {game_id!r}")
+            raise NotFound(tr("no game {game}", game=repr(game_id)))
         if row.status != "finished":
-            raise Conflict("only a finished game can be reviewed")
+            raise Conflict(tr("only a finished game can be reviewed"))
         if row.players != 2:
-            raise Conflict("the engine reviews two-player games only")
+            raise Conflict(tr("the engine reviews two-player games only"))
         query = select(MoveRow.notation).where(MoveRow.game_id == game_id).order_by(MoveRow.ply)
         notations = list((await session.scalars(query)).all())
     return row, notations
 
 
-async def _run(
-    reviews: Reviews,
-    job: _Job,
-    game_id: str,
-    variant: str,
-    start_fen: str,
-    notations: list[str],
-) -> None:
+async def _run(reviews: Reviews, job: _Job, game: GameRow, notations: list[str]) -> None:
     try:
         async with reviews.slots:
             job.started = True
-            job.result = await _review(
-                reviews.services, job, game_id, variant, start_fen, notations
-            )
+            job.result = await _review(reviews.services, job, game, notations)
         reviews.keep_few()
     except asyncio.CancelledError:
-        reviews.jobs.pop(game_id, None)
+        reviews.jobs.pop(game.id, None)
         raise
     except Exception as error:
-        log.exception("review of %s failed", game_id)
+        log.exception("review of %s failed", game.id)
         job.error = str(error) or type(error).__name__
 
 
@@ -236,15 +233,8 @@ class _Verdict:
     pv: list[str]
 
 
-async def _review(
-    services: Services,
-    job: _Job,
-    game_id: str,
-    variant: str,
-    start_fen: str,
-    notations: list[str],
-) -> Review:
-    board = Board(variant, fen=start_fen)
+async def _review(services: Services, job: _Job, game: GameRow, notations: list[str]) -> Review:
+    board = Board(game.variant, fen=game.start_fen)
     boards = [board.copy()]
     played: list[Move] = []
     for notation in notations:
@@ -290,15 +280,59 @@ async def _review(
                 forced=forced,
             )
         )
+    shots: list[MissedShot] = []
+    if can_have_shots(game.variant):
+        candidates = _shot_candidates(game, boards, played, results, moves)
+        job.total += len(candidates)
+        shots = await _missed_shots(services, job, game, candidates)
     return Review(
-        id=game_id,
-        variant=variant,
+        id=game.id,
+        variant=game.variant,
         seconds=seconds,
         depth=DEPTH,
         thresholds=Thresholds(),
         positions=positions,
         moves=moves,
+        shots=shots,
     )
+
+
+def _shot_candidates(
+    game: GameRow,
+    boards: list[Board],
+    played: list[Move],
+    results: list[_Verdict],
+    moves: list[MoveReview],
+) -> list[Candidate]:
+    """The blunders made in a position the engine found won for the mover by a puzzle's
+    margin: each may have missed a shot (the finder decides)."""
+    margin = Criteria().margin
+    candidates = []
+    for judged in moves:
+        ply = judged.ply
+        if judged.judgement != "blunder" or judged.forced or ply <= game.opening_ply:
+            continue
+        sign = 1 if boards[ply - 1].turn == 0 else -1
+        if sign * results[ply - 1].score >= margin:
+            candidates.append(Candidate(ply, boards[ply - 1], played[ply - 1], judged.loss))
+    return candidates
+
+
+async def _missed_shots(
+    services: Services, job: _Job, game: GameRow, candidates: list[Candidate]
+) -> list[MissedShot]:
+    """The shots of :func:`missed_shots`; none when the search fails (the review stands)."""
+
+    def examined() -> None:
+        job.done += 1
+
+    try:
+        return await missed_shots(
+            services=services, game=game, candidates=candidates, examined=examined
+        )
+    except Exception:
+        log.exception("the search of the shots missed in %s failed", game.id)
+        return []
 
 
 def judge(loss: int) -> Judgement:
