@@ -1,18 +1,23 @@
-"""The trainer in a browser: a guest solves a composed puzzle by clicking (Playwright and
-Debian's chromium, as in ``tests/server/test_browser.py``; skipped without them)."""
+"""The trainer in a browser: a guest solves a composed puzzle by clicking; a player finds
+the shot he missed from his game's review (Playwright and Debian's chromium, as in
+``tests/server/test_browser.py``; skipped without them)."""
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from damier.server.services.puzzles import PUZZLES_DIR
-from tests.puzzles.conftest import COMPOSED, write_set
+from tests.puzzles.conftest import COMPOSED, MISSED_FEN, MISSED_LINE, write_set
 from tests.server.test_browser import (
+    SCREENSHOTS,
     Contexts,
+    Page,
     Server,
     browser,
     cell,
@@ -74,3 +79,45 @@ def test_a_guest_solves_a_puzzle_by_clicking(people: Contexts, tmp_path: Path) -
     page.click("#solution")
     expect(page.locator("#line li")).to_have_text(["16-11", "7x16", "12x17"])
     expect(piece(page, 17)).to_have_count(1)
+
+
+def post(page: Page, path: str, body: dict[str, object] | None = None) -> dict[str, Any]:
+    """A request of the page's player (its cookies), which must succeed."""
+    answer = page.request.post(path, data=body or {})
+    assert answer.ok, answer.text()
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def test_a_player_finds_the_shot_he_missed_from_the_review(people: Contexts) -> None:
+    ana, bob = people.page(), people.page()
+    post(ana, "/api/session", {"name": "Ana"})
+    post(bob, "/api/session", {"name": "Bob"})
+    game = {"variant": "russian", "opponent": "open", "color": "white", "fen": MISSED_FEN}
+    game_id = post(ana, "/api/games", game)["id"]
+    post(bob, f"/api/games/{game_id}/join")
+    for ply, move in enumerate(MISSED_LINE):
+        mover = ana if ply % 2 == 0 else bob
+        post(mover, f"/api/games/{game_id}/moves", {"move": move, "ply": ply})
+    post(ana, f"/api/games/{game_id}/resign")
+
+    ana.goto(f"/games/{game_id}")
+    ana.click("#review-start")
+    shot = ana.locator("#review-graph .review-shots li")
+    expect(shot).to_contain_text("White missed a winning shot and played 31-27.", timeout=60_000)
+    ana.screenshot(path=str(SCREENSHOTS / "damier-review-shot.png"), full_page=True)
+    shot.locator("a.find-shot").click()
+    ana.wait_for_url(re.compile(r"/puzzles/russian\?shot=shot-"))
+    expect(ana.locator("#shot-info")).to_contain_text("In your game you played 31-27 here")
+    expect(ana.locator("#verdict")).to_contain_text("White to play and win")
+    expect(ana.locator("#verdict")).to_contain_text("(practice: not rated)")
+    expect(piece(ana, 16)).to_have_count(1)
+    cell(ana, 16).click()
+    cell(ana, 11).click()
+    expect(ana.locator("#verdict")).to_have_text("Right! Keep going.")
+    expect(piece(ana, 7)).to_have_count(0)  # the defender's reply: 7x16
+    cell(ana, 12).click()
+    cell(ana, 17).click()
+    expect(ana.locator("#verdict")).to_contain_text("Solved! (Not rated.)")
+    expect(ana.locator("#shots li.solved")).to_contain_text("31-27 was played instead · solved")
+    ana.screenshot(path=str(SCREENSHOTS / "damier-shot-solved.png"), full_page=True)

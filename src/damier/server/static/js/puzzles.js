@@ -1,10 +1,13 @@
-// The puzzle trainer: /puzzles lists the variants, /puzzles/{variant} trains in one.
+// The puzzle trainer: /puzzles lists the variants, /puzzles/{variant} trains in one, and
+// /puzzles/{variant}?shot={id} opens a shot missed in a game (found by its review): the
+// same trainer, never rated. "My missed shots" lists the player's own.
 //
 // The board is turned to the solver. He plays by clicking (the MovePicker over the moves the
 // server lists); every move goes to the server with the ones before it, and the server
 // answers right (with the defender's reply, played here at once), solved or wrong. The
 // browser knows no solution until the attempt is over.
 import { ApiError, api, getJSON, h, postJSON, showError } from "./api.js";
+import { N_, t, tn } from "./i18n.js";
 import { Board } from "./board.js";
 import { MovePicker } from "./picker.js";
 import { applyMove, normalizeMove, parseFen, squareIndex } from "./position.js";
@@ -12,6 +15,27 @@ import { applyMove, normalizeMove, parseFen, squareIndex } from "./position.js";
 const $ = (id) => document.getElementById(id);
 const REPLY_DELAY_MS = 350;
 const SOLUTION_STEP_MS = 700;
+const THEMES = {
+  sacrifice: N_("sacrifice"),
+  sacrifices: N_("sacrifices"),
+  "quiet-move": N_("quiet move"),
+  short: N_("short"),
+  medium: N_("medium"),
+  long: N_("long"),
+  "multi-capture": N_("multiple capture"),
+  crowning: N_("crowning"),
+  "king-caught": N_("king caught"),
+  ending: N_("ending"),
+  "game-over": N_("game over"),
+};
+const TO_PLAY = {
+  white: N_("White to play and win: find the move."),
+  black: N_("Black to play and win: find the move."),
+};
+const HISTORY = {
+  solved: { rated: N_("Solved {puzzle} ({rating}), you {you}"), unrated: N_("Solved {puzzle} ({rating}), not rated") },
+  failed: { rated: N_("Failed {puzzle} ({rating}), you {you}"), unrated: N_("Failed {puzzle} ({rating}), not rated") },
+};
 
 const page = {
   variant: null,
@@ -25,6 +49,8 @@ const page = {
   position: null,
   solution: null,
   timers: [],
+  shot: null, // the missed shot being solved ({puzzle, shot, mine}), or null
+  titles: {}, // variant name -> its title, from the sets
 };
 const picker = new MovePicker();
 
@@ -32,9 +58,9 @@ function error(message) {
   showError($("error"), message);
 }
 
-function cap(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
+const themeName = (theme) => t(THEMES[theme] || theme);
+const themesText = (themes) => themes.map(themeName).join(", ") || "—";
+const shotHref = (shot) => `/puzzles/${encodeURIComponent(shot.variant)}?shot=${encodeURIComponent(shot.id)}`;
 
 function query() {
   const params = new URLSearchParams();
@@ -59,6 +85,7 @@ function clearTimers() {
 async function showChoice() {
   $("choice").hidden = false;
   const sets = await getJSON("/api/puzzles");
+  page.titles = Object.fromEntries(sets.map((set) => [set.variant, t(set.title)]));
   $("sets").replaceChildren(
     ...sets.map((set) =>
       h(
@@ -67,12 +94,87 @@ async function showChoice() {
         h(
           "a",
           { href: `/puzzles/${encodeURIComponent(set.variant)}` },
-          set.title,
-          h("span", { class: "count" }, `${set.count} puzzles`),
+          t(set.title),
+          h("span", { class: "count" }, tn("{n} puzzle", "{n} puzzles", set.count)),
         ),
       ),
     ),
   );
+  const { shots } = await getJSON("/api/puzzles/shots");
+  $("choice-shots-box").hidden = !shots.length;
+  $("choice-shots").replaceChildren(...shots.map((shot) => shotItem(shot, true)));
+}
+
+// --- the missed shots -----------------------------------------------------------------------
+
+/** One of "my missed shots": the move played instead, how the practice went. */
+function shotItem(shot, withVariant) {
+  const played = t("{move} was played instead", { move: shot.played });
+  const link = h("a", { href: shotHref(shot) }, withVariant ? `${page.titles[shot.variant] || shot.variant}: ${played}` : played);
+  if (!withVariant) {
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      history.replaceState(null, "", shotHref(shot));
+      openShot(shot.id);
+    });
+  }
+  let state = t("not tried yet");
+  if (shot.solved) state = t("solved");
+  else if (shot.attempts) state = tn("{n} attempt, not solved", "{n} attempts, not solved", shot.attempts);
+  return h("li", { class: shot.solved ? "solved" : shot.attempts ? "failed" : null, "data-shot": shot.id }, link, ` · ${state}`);
+}
+
+async function loadShots() {
+  let answer;
+  try {
+    answer = await getJSON(`/api/puzzles/shots?variant=${encodeURIComponent(page.variant)}`);
+  } catch {
+    return;
+  }
+  $("shots-box").hidden = !answer.shots.length && !page.shot;
+  $("shots").replaceChildren(...answer.shots.map((shot) => shotItem(shot, false)));
+  if (!answer.shots.length) $("shots").replaceChildren(h("li", { class: "empty" }, t("None yet: they are found when one of your games is reviewed.")));
+}
+
+/** The trainer on a missed shot (practice: never rated). */
+async function openShot(id) {
+  clearTimers();
+  let answer;
+  try {
+    answer = await getJSON(`/api/puzzles/shots/${encodeURIComponent(id)}`);
+  } catch (problem) {
+    error(problem.message);
+    leaveShot();
+    await nextPuzzle();
+    return;
+  }
+  page.shot = answer;
+  page.puzzle = answer.puzzle;
+  page.board.setAngle(answer.puzzle.color === "white" ? 0 : 180);
+  $("puzzle-rating").textContent = Math.round(answer.puzzle.rating);
+  $("puzzle-themes").textContent = themesText(answer.puzzle.themes);
+  const story = answer.mine
+    ? t("In your game you played {move} here and missed a winning shot.", { move: answer.shot.played })
+    : t("In this game {move} was played here and a winning shot was missed.", { move: answer.shot.played });
+  $("shot-info").replaceChildren(story, " ", h("a", { href: `/games/${encodeURIComponent(answer.shot.game_id)}` }, t("See the game")));
+  $("shot-info").hidden = false;
+  showTitle();
+  start();
+}
+
+/** Back to the puzzles of the variant. */
+function leaveShot() {
+  if (!page.shot && !location.search) return;
+  page.shot = null;
+  $("shot-info").hidden = true;
+  history.replaceState(null, "", location.pathname);
+  showTitle();
+}
+
+function showTitle() {
+  const title = page.shot ? t("Find the shot: {variant}", { variant: page.detail.title }) : t("Puzzles: {variant}", { variant: page.detail.title });
+  $("title").textContent = title;
+  document.title = `${title} — Damier`;
 }
 
 // --- the trainer ----------------------------------------------------------------------------
@@ -82,7 +184,7 @@ async function loadVariant(name) {
   page.variant = detail.name;
   page.detail = detail;
   page.index = squareIndex(detail.geometry);
-  const board = new Board($("board"), detail.geometry, { label: `${detail.title} board`, interactive: true });
+  const board = new Board($("board"), detail.geometry, { label: t("{variant} board", { variant: detail.title }), interactive: true });
   board.onSquare = onSquare;
   board.canDrag = (square) => !page.over && !page.busy && picker.path.length <= 1 && picker.movable().has(square);
   board.onDragStart = (square) => {
@@ -90,26 +192,29 @@ async function loadVariant(name) {
     renderMarks();
   };
   page.board = board;
-  $("title").textContent = `Puzzles: ${detail.title}`;
-  document.title = `Puzzles: ${detail.title} — Damier`;
+  showTitle();
   $("rules-link").href = `/rules/${encodeURIComponent(detail.name)}`;
 }
 
 async function fillChoices() {
   const sets = await getJSON("/api/puzzles");
-  $("variant").replaceChildren(
-    ...sets.map((set) => h("option", { value: set.variant, selected: set.variant === page.variant }, `${set.title} (${set.count})`)),
-  );
   const mine = sets.find((set) => set.variant === page.variant);
+  // A shot missed in a variant without puzzles of its own is in the list all the same.
+  const own = mine ? [] : [h("option", { value: page.variant, selected: true }, page.detail.title)];
+  $("variant").replaceChildren(
+    ...own,
+    ...sets.map((set) => h("option", { value: set.variant, selected: set.variant === page.variant }, `${t(set.title)} (${set.count})`)),
+  );
   const themes = Object.entries(mine?.themes || {});
   $("theme").replaceChildren(
-    h("option", { value: "" }, "Any theme"),
-    ...themes.map(([theme, count]) => h("option", { value: theme }, `${theme} (${count})`)),
+    h("option", { value: "" }, t("Any theme")),
+    ...themes.map(([theme, count]) => h("option", { value: theme }, `${themeName(theme)} (${count})`)),
   );
 }
 
 async function nextPuzzle() {
   clearTimers();
+  leaveShot();
   let next;
   try {
     next = await getJSON(`/api/puzzles/${encodeURIComponent(page.variant)}/next?${query()}`);
@@ -123,7 +228,7 @@ async function nextPuzzle() {
   page.board.setAngle(puzzle.color === "white" ? 0 : 180);
   showPlayer(next.player);
   $("puzzle-rating").textContent = Math.round(puzzle.rating);
-  $("puzzle-themes").textContent = puzzle.themes.join(", ") || "—";
+  $("puzzle-themes").textContent = themesText(puzzle.themes);
   start();
 }
 
@@ -138,8 +243,11 @@ function start() {
   picker.setMoves(puzzle.legal_moves.map((move) => normalizeMove(page.index, move)));
   page.lastMove = [];
   $("line").replaceChildren();
-  verdict("", `${cap(puzzle.color)} to play and win: find the move. `
-    + `${puzzle.solver_moves} move${puzzle.solver_moves > 1 ? "s" : ""} to find${puzzle.tried ? " (not rated: tried before)" : ""}.`);
+  let note = "";
+  if (page.shot) note = ` ${t("(practice: not rated)")}`;
+  else if (puzzle.tried) note = ` ${t("(not rated: tried before)")}`;
+  const count = tn("{n} move to find.", "{n} moves to find.", puzzle.solver_moves);
+  verdict("", `${t(TO_PLAY[puzzle.color] || TO_PLAY.white)} ${count}${note}`);
   $("retry").hidden = true;
   $("next").hidden = true;
   $("solution").hidden = false;
@@ -149,8 +257,12 @@ function start() {
 
 function showPlayer(player) {
   if (!player) return;
-  $("my-rating").textContent = `${Math.round(player.rating)} (${player.solved} of ${player.attempts} solved)`;
-  $("streak").textContent = `${player.streak} (best ${player.best_streak})`;
+  $("my-rating").textContent = t("{rating} ({solved} of {attempts} solved)", {
+    rating: Math.round(player.rating),
+    solved: player.solved,
+    attempts: player.attempts,
+  });
+  $("streak").textContent = t("{streak} (best {best})", { streak: player.streak, best: player.best_streak });
 }
 
 function verdict(kind, text) {
@@ -202,7 +314,7 @@ async function play(move) {
   page.played = moves;
   if (result.status === "right") {
     addLine(move.notation, "solver");
-    verdict("right", "Right! Keep going.");
+    verdict("right", t("Right! Keep going."));
     page.timers.push(setTimeout(() => {
       addLine(result.reply.notation, "defender");
       page.position = parseFen(page.index, result.fen);
@@ -214,11 +326,11 @@ async function play(move) {
   }
   if (result.status === "solved") {
     addLine(move.notation, "solver");
-    finish(result, "solved", "Solved!");
+    finish(result, "solved", t("Solved!"));
     return;
   }
   addLine(move.notation, "wrong");
-  finish(result, "wrong", `Wrong: ${result.expected} was the move.`);
+  finish(result, "wrong", t("Wrong: {move} was the move.", { move: result.expected }));
 }
 
 function finish(result, kind, text) {
@@ -227,19 +339,20 @@ function finish(result, kind, text) {
   picker.setMoves([]);
   let rating = "";
   if (result.rated && result.player) {
-    rating = ` Your puzzle rating: ${Math.round(result.player.rating)}.`;
+    rating = ` ${t("Your puzzle rating: {rating}.", { rating: Math.round(result.player.rating) })}`;
     showPlayer(result.player);
   } else if (!result.rated) {
-    rating = " (Not rated.)";
+    rating = ` ${t("(Not rated.)")}`;
   }
   if (result.puzzle_rating != null) $("puzzle-rating").textContent = Math.round(result.puzzle_rating);
-  if ($("mode").value === "streak" && kind === "wrong" && result.rated) rating += " The streak is over.";
+  if ($("mode").value === "streak" && kind === "wrong" && result.rated) rating += ` ${t("The streak is over.")}`;
   verdict(kind, text + rating);
   $("retry").hidden = false;
   $("next").hidden = false;
   $("solution").hidden = kind === "solved";
   render();
   loadHistory();
+  if (page.shot) loadShots();
 }
 
 /** Give up (a failure when it is the first attempt) and play the solution out. */
@@ -250,7 +363,7 @@ async function showSolution() {
         moves: page.played,
         give_up: true,
       });
-      finish(result, "wrong", `The solution: ${result.solution.join(" ")}.`);
+      finish(result, "wrong", t("The solution: {moves}.", { moves: result.solution.join(" ") }));
     } catch (problem) {
       error(problem.message);
       return;
@@ -293,16 +406,18 @@ async function loadHistory() {
   }
   showPlayer(answer.player);
   $("history").replaceChildren(
-    ...answer.attempts.map((entry) =>
-      h(
-        "li",
-        { class: entry.solved ? "solved" : "failed" },
-        `${entry.solved ? "Solved" : "Failed"} ${entry.puzzle_id.split("-").pop()} (${Math.round(entry.puzzle_rating)})`,
-        entry.rated && entry.rating != null ? `, you ${Math.round(entry.rating)}` : ", not rated",
-      ),
-    ),
+    ...answer.attempts.map((entry) => {
+      const rated = entry.rated && entry.rating != null;
+      const text = HISTORY[entry.solved ? "solved" : "failed"][rated ? "rated" : "unrated"];
+      const values = {
+        puzzle: entry.puzzle_id.split("-").pop(),
+        rating: Math.round(entry.puzzle_rating),
+        you: rated ? Math.round(entry.rating) : "",
+      };
+      return h("li", { class: entry.solved ? "solved" : "failed" }, t(text, values));
+    }),
   );
-  if (!answer.attempts.length) $("history").replaceChildren(h("li", { class: "empty" }, "No puzzle tried yet."));
+  if (!answer.attempts.length) $("history").replaceChildren(h("li", { class: "empty" }, t("No puzzle tried yet.")));
 }
 
 // --- drawing --------------------------------------------------------------------------------
@@ -340,9 +455,10 @@ function listen() {
 
 async function main() {
   const parts = location.pathname.split("/").filter(Boolean);
+  const shot = new URLSearchParams(location.search).get("shot");
   try {
     const me = await api.me().catch(() => null);
-    $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+    $("who").textContent = me ? t("Playing as {name}", { name: me.name }) : t("Guest");
     if (parts.length < 2) {
       await showChoice();
       return;
@@ -351,8 +467,10 @@ async function main() {
     await loadVariant(decodeURIComponent(parts[1]));
     listen();
     await fillChoices();
-    await nextPuzzle();
+    if (shot) await openShot(shot);
+    else await nextPuzzle();
     await loadHistory();
+    await loadShots();
   } catch (problem) {
     error(problem.message);
   }

@@ -1,7 +1,9 @@
 // The engine's review of a finished game (GET /api/games/{id}/review): an evaluation graph
 // in SVG over the moves, the class of every move, and the engine's best move of the shown
 // position. The server answers 202 with its progress while it computes the review, then
-// 200 with the review; the panel asks again every second until it has it.
+// 200 with the review; the panel asks again every second until it has it. Under the graph,
+// each shot a player missed (the puzzle finder confirmed it) has its "Find the shot" link:
+// the trainer opens on the position before the move (/puzzles/{variant}?shot={id}).
 import { N_, t, tn } from "./i18n.js";
 import { ApiError, h } from "./api.js";
 
@@ -12,6 +14,10 @@ const HEIGHT = 90;
 const JUDGEMENTS = { good: N_("good"), inaccuracy: N_("inaccuracy"), mistake: N_("mistake"), blunder: N_("blunder") };
 const judgementText = (judgement) => t(JUDGEMENTS[judgement] || judgement);
 const SYMBOLS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const MISSED = {
+  white: N_("White missed a winning shot and played {move}."),
+  black: N_("Black missed a winning shot and played {move}."),
+};
 
 function svg(tag, attributes = {}) {
   const element = document.createElementNS(SVG, tag);
@@ -203,7 +209,27 @@ export class ReviewPanel {
         seconds: review.seconds,
       }),
     );
-    this.elements.graph.replaceChildren(root, legend);
+    this.elements.graph.replaceChildren(root, legend, ...this.shotList(review));
     this.select(this.selected ?? positions.length - 1);
+  }
+
+  /** The missed shots (none or a list), each with its link to the trainer. */
+  shotList(review) {
+    const shots = review.shots || [];
+    if (!shots.length) return [];
+    const items = shots.map((shot) =>
+      h(
+        "li",
+        { "data-ply": shot.ply },
+        t(MISSED[shot.color] || MISSED.white, { move: shot.played }),
+        " ",
+        h(
+          "a",
+          { class: "button find-shot", href: `/puzzles/${encodeURIComponent(shot.variant)}?shot=${encodeURIComponent(shot.id)}` },
+          t("Find the shot"),
+        ),
+      ),
+    );
+    return [h("ul", { class: "review-shots", "aria-label": t("Missed shots") }, items)];
   }
 }
