@@ -286,7 +286,7 @@ def _analyse(args: argparse.Namespace) -> int:
     if not board.legal_moves:
         print("no legal move: the game is over")
         return 0
-    engine = Engine(board.variant, level=args.level)
+    engine = Engine(board.variant, level=args.level, book=args.book)
     time_limit = args.time if args.time is not None else (None if args.depth else 10.0)
     if args.multipv < 1:
         print("--multipv must be at least 1", file=sys.stderr)
@@ -295,6 +295,7 @@ def _analyse(args: argparse.Namespace) -> int:
         for number, line in enumerate(info.lines or (info,), 1):
             pv = " ".join(m.notation for m in line.pv)
             tag = f"multipv {number} " if args.multipv > 1 else ""
+            tag += "book " if line.book else ""
             print(
                 f"depth {line.depth} {tag}score {_score_text(line.score, line.mate)} "
                 f"nodes {line.nodes} nps {line.nps} time {line.seconds:.2f} pv {pv}",
@@ -306,7 +307,8 @@ def _analyse(args: argparse.Namespace) -> int:
 def _hub(args: argparse.Namespace) -> int:
     from damier.protocols.hub import HUB_VARIANTS, run_hub
 
-    return run_hub(HUB_VARIANTS.get(args.variant, args.variant), args.level, threads=args.threads)
+    variant = HUB_VARIANTS.get(args.variant, args.variant)
+    return run_hub(variant, args.level, threads=args.threads, book=args.book)
 
 
 def _write_text(path: str, text: str) -> None:
@@ -325,7 +327,14 @@ def _dxp(args: argparse.Namespace) -> int:
         print(line, flush=True)
 
     def session_on(channel: dxp.Channel) -> dxp.DxpSession:
-        return dxp.DxpSession(channel, level=args.level, seconds=args.time, log=log)
+        return dxp.DxpSession(
+            channel,
+            level=args.level,
+            seconds=args.time,
+            book=args.book,
+            threads=args.threads,
+            log=log,
+        )
 
     # The engine's compiled code, before any peer waits for a move (on a new machine it is
     # compiled: a minute or so).
@@ -527,12 +536,16 @@ def build_parser() -> argparse.ArgumentParser:
     analyse.add_argument("--depth", type=int, default=None, help="plies")
     analyse.add_argument("--level", type=int, default=10, help="1-10")
     analyse.add_argument("--multipv", type=int, default=1, help="best lines to show")
+    analyse.add_argument(
+        "--no-book", dest="book", action="store_false", help="search even a book position"
+    )
     analyse.set_defaults(run=_analyse)
 
     hub = commands.add_parser("hub", help="speak the Hub engine protocol on stdin/stdout")
     hub.add_argument("--variant", default="international")
     hub.add_argument("--level", type=int, default=10)
     hub.add_argument("--threads", type=int, default=1, help="search threads (Lazy SMP)")
+    hub.add_argument("--no-book", dest="book", action="store_false", help="no opening book")
     hub.set_defaults(run=_hub)
 
     dxp = commands.add_parser("dxp", help="play international draughts over DXP (TCP)")
@@ -542,6 +555,8 @@ def build_parser() -> argparse.ArgumentParser:
     dxp.add_argument("--host", default="127.0.0.1", help="address to listen on")
     dxp.add_argument("--level", type=int, default=10, help="1-10")
     dxp.add_argument("--time", type=float, default=None, help="seconds per move")
+    dxp.add_argument("--threads", type=int, default=1, help="search threads (Lazy SMP)")
+    dxp.add_argument("--no-book", dest="book", action="store_false", help="no opening book")
     dxp.add_argument("--games", type=int, default=1, help="games to ask for (--connect)")
     dxp.add_argument("--minutes", type=int, default=10, help="game time to ask for")
     dxp.add_argument("--moves", type=int, default=0, help="moves in that time (0: all)")
@@ -616,6 +631,10 @@ def build_parser() -> argparse.ArgumentParser:
     from damier.egtb.command import add_commands
 
     add_commands(commands)
+
+    from damier.engine.book_command import add_commands as add_book_commands
+
+    add_book_commands(commands)
 
     from damier.puzzles.command import add_commands as add_puzzle_commands
 

@@ -44,7 +44,7 @@ def test_helpers_search_and_stop_with_the_main_search() -> None:
     board = Board("international")
     engine = Engine("international", table_megabytes=8, threads=3)
     seen: list[int] = []
-    for _info in engine.analyse(board, time=0.5):
+    for _info in engine.analyse(board, time=0.5, book=False):
         seen.append(len(helper_threads()))
     assert max(seen) == 2  # two helpers beside the main search while it ran
     assert not helper_threads()  # and none after

@@ -23,6 +23,7 @@ import numpy as np
 from damier.board import Board, Move
 from damier.egtb import SOURCES as EGTB_SOURCES
 from damier.engine.bitsearch import bitboard_position
+from damier.engine.book import Book, shipped_book
 from damier.engine.evaluation import evaluation_tables
 from damier.engine.levels import LEVELS, Level
 from damier.engine.search import (
@@ -53,11 +54,17 @@ if TYPE_CHECKING:
 
 # The engine's compiled searches embed the kernel's code, and Numba checks only a function's
 # own file: their cache is keyed on the kernel's and the engine's sources together. (Numba
-# reads its cache at a function's first call, so keying it at import is in time.)
+# reads its cache at a function's first call, so keying it at import is in time.) The
+# modules below hold no compiled code: editing them does not throw the cache away.
+UNCOMPILED = {"book.py", "book_command.py", "threads.py", "openings.py", "training.py"}
 key_numba_cache(
     Path(__file__).parent / "__pycache__",
     "engine.fingerprint",
-    [*KERNEL_SOURCES, *EGTB_SOURCES, *sorted(Path(__file__).parent.glob("*.py"))],
+    [
+        *KERNEL_SOURCES,
+        *EGTB_SOURCES,
+        *sorted(p for p in Path(__file__).parent.glob("*.py") if p.name not in UNCOMPILED),
+    ],
 )
 
 
@@ -78,6 +85,9 @@ class Info:
     lines: tuple[Info, ...] = ()
     """With multi-PV: the best lines, this one first, ordered by score (each its own
     :class:`Info`, with no lines of its own)."""
+    book: bool = False
+    """The move comes from the opening book (:mod:`damier.engine.book`): ``depth`` and
+    ``score`` are those of the search that made the book."""
 
     @property
     def best_move(self) -> Move | None:
@@ -122,17 +132,24 @@ class Engine:
         seed: int | None = None,
         learned: bool | None = None,
         threads: int = 1,
+        book: bool | Book = True,
     ) -> None:
         """``learned``: evaluate with the learned pattern weights where the variant has
         some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`).
         ``threads``: search with that many threads (Lazy SMP, :mod:`damier.engine.threads`;
-        the full level, two-player variants)."""
+        the full level, two-player variants). ``book``: the full level plays from the
+        variant's shipped opening book (or this one) when a search is bounded by time
+        only, not when it searches to a depth or a node count (:mod:`damier.engine.book`)."""
         if level not in LEVELS:
             raise ValueError(f"level must be 1-10, not {level}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads must be 1-{MAX_THREADS}, not {threads}")
         self.variant = get_variant(variant)
         self.level: Level = LEVELS[level]
+        self.book: Book | None = None
+        """The opening book the engine plays from, if any."""
+        if level == max(LEVELS) and book is not False:
+            self.book = shipped_book(self.variant.name) if book is True else book
         self._multi: MultiplayerSearch | None = None
         if self.variant.players > 2 or self.variant.topology is not Topology.SQUARE:
             # Three or more players (and the radial boards): paranoid search, see multiplayer.py.
@@ -197,15 +214,17 @@ class Engine:
         depth: int | None = None,
         nodes: int | None = None,
         multipv: int = 1,
+        book: bool = True,
     ) -> SearchResult:
         """The best move with its score and principal variation.
 
         Limits: ``time`` (seconds), ``depth`` (plies), ``nodes``; the level's bounds apply
         too. With no limit at all the level's own bounds decide. ``multipv`` above 1 fills
         :attr:`Info.lines` with that many best lines (exact scores, so a slower search).
+        ``book=False``: search even a position of the engine's opening book.
         """
         last = None
-        for info in self._iterate(board, time, depth, nodes, multipv):
+        for info in self._iterate(board, time, depth, nodes, multipv, book):
             last = info
         assert last is not None
         return last
@@ -218,14 +237,16 @@ class Engine:
         depth: int | None = None,
         nodes: int | None = None,
         multipv: int = 1,
+        book: bool = True,
     ) -> Generator[Info, None, None]:
         """The search's information after every iteration, as it comes (the search runs
-        in a background thread; :meth:`stop` ends it); ``multipv`` as in :meth:`search`."""
+        in a background thread; :meth:`stop` ends it); ``multipv`` and ``book`` as in
+        :meth:`search`."""
         channel: queue.Queue[Info | BaseException | None] = queue.Queue()
 
         def work() -> None:
             try:
-                for info in self._iterate(board, time, depth, nodes, multipv):
+                for info in self._iterate(board, time, depth, nodes, multipv, book):
                     channel.put(info)
             except BaseException as error:  # handed to the consumer
                 channel.put(error)
@@ -251,12 +272,17 @@ class Engine:
         depth: int | None,
         nodes: int | None,
         multipv: int = 1,
+        book: bool = True,
     ) -> Iterator[Info]:
         if get_variant(board.variant) != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
         if multipv < 1:
             raise ValueError(f"multipv must be at least 1, not {multipv}")
         with self._lock:
+            timed = time is not None and depth is None and nodes is None
+            if book and timed and (known := self._book_info(board, multipv)):
+                yield known
+                return
             if self._multi is not None:
                 infos = self._multi.iterate(board, time, depth, nodes, multipv)
             else:
@@ -265,6 +291,17 @@ class Engine:
                 if multipv > 1 and not info.lines and info.pv:  # a forced move: one line
                     info = replace(info, lines=(info,))
                 yield info
+
+    def _book_info(self, board: Board, multipv: int) -> Info | None:
+        """The book's answer for ``board`` (its best ``multipv`` moves), or None."""
+        found = self.book.moves(board) if self.book is not None else []
+        lines = tuple(
+            Info(entry.depth, entry.score, None, (move,), 0, 0.0, 0, book=True)
+            for move, entry in found[:multipv]
+        )
+        if not lines:
+            return None
+        return replace(lines[0], lines=lines if multipv > 1 else ())
 
     def _root(
         self,
@@ -426,6 +463,8 @@ class Engine:
                 others = [i for i in order if i != best_index]
                 lines = self._other_lines(board, sq, key, rows, moves, others, info, multipv - 1)
                 if stats[S_STOP] == 1:  # the other lines are unfinished: keep the last ones
+                    if iteration == 1:  # (none yet: the main line alone)
+                        yield info
                     break
                 info = replace(info, lines=(info, *lines))
             yield info

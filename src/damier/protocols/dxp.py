@@ -583,6 +583,9 @@ class DxpSession:
     channel: Channel
     level: int = 10
     seconds: float | None = None
+    book: bool = True
+    """The full level plays from its opening book (:mod:`damier.engine.book`)."""
+    threads: int = 1
     name: str = f"Damier {__version__}"
     log: Log = _quiet
     peer_timeout: float | None = None
@@ -600,7 +603,7 @@ class DxpSession:
         must not eat a move's time), saying so in the log if that means compiling."""
         if self.engine is None:
             load_engine(VARIANT, self.log)
-            self.engine = Engine(VARIANT, level=self.level)
+            self.engine = Engine(VARIANT, level=self.level, book=self.book, threads=self.threads)
         return self.engine
 
     # -- receiving -------------------------------------------------------------------

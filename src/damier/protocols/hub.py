@@ -19,7 +19,8 @@ time went into compiling.
 Hub defines no multi-PV: Damier declares its own parameter ``multipv`` (1 by default, which
 leaves the output as Scan writes it). Above 1, every iteration writes one ``info`` line per
 line, best first, each with a ``multipv=<rank>`` field a GUI that knows it can read.
-``threads`` (1 by default) is the number of search threads, as Scan's parameter of that name.
+``threads`` (1 by default) is the number of search threads, and ``book`` (true by default)
+whether the full level plays from its opening book, as Scan's parameters of those names.
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ class HubEngine:
         level: int = 10,
         warmups: Callable[[str], Warmup] = engine_warmup,
         threads: int = 1,
+        book: bool = True,
     ) -> None:
         self._write_raw = write
         self._lock = threading.Lock()
@@ -143,6 +145,7 @@ class HubEngine:
         self.level = level
         self.multipv = 1
         self.threads = threads
+        self.book = book
         self.engine: Engine | None = None
         self.board = Board(self.variant)
         self.limits = Limits()
@@ -179,6 +182,7 @@ class HubEngine:
         self.write("param name=level value=10 type=int min=1 max=10")
         self.write(f"param name=multipv value=1 type=int min=1 max={MAX_MULTIPV}")
         self.write(f"param name=threads value={self.threads} type=int min=1 max={MAX_THREADS}")
+        self.write(f"param name=book value={str(self.book).lower()} type=bool")
         self.write("wait")
 
     def _init(self, rest: str) -> None:
@@ -226,6 +230,11 @@ class HubEngine:
             if not value.isdigit() or not 1 <= int(value) <= MAX_THREADS:
                 raise HubError(f"threads must be 1-{MAX_THREADS}")
             self.threads = int(value)
+            self.engine = None
+        elif name == "book":
+            if value not in ("true", "false"):
+                raise HubError("book must be true or false")
+            self.book = value == "true"
             self.engine = None
         else:
             raise HubError(f"unknown parameter {name!r}")
@@ -289,15 +298,17 @@ class HubEngine:
         seconds: float | None = limits.move_time
         if limits.remaining is not None:
             seconds = time_budget(limits.remaining, limits.increment, limits.moves_to_go)
-        if limits.infinite or mode != "think":
+        # An analysis or a ponder wants a search, not the book's answer.
+        book = not limits.infinite and mode == "think"
+        if not book:
             seconds = 3600.0 * 24
         with watch_compilation() as compiled:
-            best = self._search(engine, board, limits, seconds, stop)
+            best = self._search(engine, board, limits, seconds, stop, book)
         if best is not None and best.depth == 0 and compiled.count and len(board.legal_moves) > 1:
             # Compiling ate the time of the search (code no warm-up foresaw): not a move to
             # play unsearched. The code is compiled now: search again.
             self._say("the search's time went into compiling: searching again")
-            best = self._search(engine, board, limits, seconds, stop)
+            best = self._search(engine, board, limits, seconds, stop, book)
         done = "done"
         if best is not None and best.best_move is not None:
             ponder = f" ponder={hub_move(best.pv[1])}" if len(best.pv) > 1 else ""
@@ -313,12 +324,18 @@ class HubEngine:
         limits: Limits,
         seconds: float | None,
         stop: threading.Event,
+        book: bool,
     ) -> Info | None:
         """One search, its iterations written as ``info`` lines; returns the last."""
         best = None
         multipv = self.multipv
         for info in engine.analyse(
-            board, time=seconds, depth=limits.depth, nodes=limits.nodes, multipv=multipv
+            board,
+            time=seconds,
+            depth=limits.depth,
+            nodes=limits.nodes,
+            multipv=multipv,
+            book=book,
         ):
             best = info
             if info.depth == 0 and len(board.legal_moves) > 1:
@@ -359,7 +376,9 @@ class HubEngine:
     def _engine(self) -> Engine:
         with self._engine_lock:
             if self.engine is None or self.engine.variant != self.variant:
-                self.engine = Engine(self.variant, level=self.level, threads=self.threads)
+                self.engine = Engine(
+                    self.variant, level=self.level, threads=self.threads, book=self.book
+                )
             return self.engine
 
     def wait(self) -> None:
@@ -374,6 +393,7 @@ def run_hub(
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
     threads: int = 1,
+    book: bool = True,
 ) -> int:
     """Serve the Hub protocol on standard input and output until ``quit`` or end of input."""
 
@@ -381,7 +401,7 @@ def run_hub(
         stdout.write(line + "\n")
         stdout.flush()
 
-    hub = HubEngine(write, variant, level, threads=threads)
+    hub = HubEngine(write, variant, level, threads=threads, book=book)
     for line in stdin:
         hub.handle(line)
         if hub.quit:

@@ -1,0 +1,220 @@
+"""The opening book: positions Damier searched deeply once, so that it need not search them
+again in a few tenths of a second.
+
+A book is built by the engine itself (:func:`build`, ``damier book build``): from the start
+and from each opening of the variant's decks, every position a few moves deep is searched
+for some seconds with several lines; the moves within a margin of the best are kept, and the
+positions they lead to are searched in turn. The full engine (level 10) plays a book move
+when the position is in the book and the search is bounded by time only (a search to a
+given depth or node count is an exact request, and an analysis without an end wants a
+search: both are searched); ``Engine(book=False)``, the
+Hub and DXP ``book`` parameters and ``damier analyse --no-book`` turn it off.
+
+A book is a text file, one position a line, readable and diffable::
+
+    W:W31-50:B1-20 = 32-28 +2 d16, 33-28 +1 d16
+
+the position (FEN), then each kept move with its value for the side to move (hundredths of a
+man) and the depth of its search, best first. Shipped books are ``data/books/VARIANT.txt``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from damier.board import Board, Move
+from damier.errors import IllegalMoveError
+from damier.match import OpeningDeck
+from damier.rules import get_variant
+
+if TYPE_CHECKING:
+    from damier.engine import Engine
+
+
+@dataclass(frozen=True)
+class BookMove:
+    """One move the book keeps for a position."""
+
+    move: str
+    """Its notation."""
+    score: int
+    """Its value for the side to move, in hundredths of a man."""
+    depth: int
+    """The depth of the search that valued it."""
+
+    def __str__(self) -> str:
+        return f"{self.move} {self.score:+d} d{self.depth}"
+
+
+class BookError(ValueError):
+    """A book file that cannot be read."""
+
+
+class Book:
+    """A variant's opening book: positions (by FEN) and their kept moves, best first."""
+
+    def __init__(self, variant: str, positions: dict[str, tuple[BookMove, ...]]) -> None:
+        self.variant = get_variant(variant).name
+        self.positions = positions
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+    def __repr__(self) -> str:
+        return f"<Book {self.variant}: {len(self)} positions>"
+
+    def moves(self, board: Board) -> list[tuple[Move, BookMove]]:
+        """The book's moves for ``board`` that are legal there, best first (none when the
+        position is not in the book)."""
+        if board.variant.name != self.variant:
+            return []
+        found = []
+        for entry in self.positions.get(board.fen, ()):
+            try:
+                found.append((board.parse_move(entry.move), entry))
+            except IllegalMoveError:  # a book made for other rules: ignore the entry
+                continue
+        return found
+
+    @classmethod
+    def parse(cls, text: str, source: str = "book") -> Book:
+        """A book from its text (see the module's documentation); ``#`` starts a comment,
+        ``# variant: NAME`` names the variant."""
+        variant = ""
+        positions: dict[str, tuple[BookMove, ...]] = {}
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if line.startswith("# variant:"):
+                variant = line.partition(":")[2].strip()
+            if not line or line.startswith("#"):
+                continue
+            fen, equals, rest = line.partition(" = ")
+            try:
+                if not equals:
+                    raise ValueError("expected 'FEN = move score depth, ...'")
+                positions[fen.strip()] = tuple(_book_move(part) for part in rest.split(","))
+            except ValueError as error:
+                raise BookError(f"{source}, line {number}: {error}") from None
+        if not variant:
+            raise BookError(f"{source}: no '# variant: NAME' line")
+        return cls(variant, positions)
+
+    def text(self, header: Iterable[str] = ()) -> str:
+        """The book's file: ``header`` lines as comments, the variant, then one position
+        a line (sorted, so that two builds compare line by line)."""
+        lines = [f"# {line}" for line in header]
+        lines.append(f"# variant: {self.variant}")
+        for fen in sorted(self.positions):
+            lines.append(f"{fen} = {', '.join(str(entry) for entry in self.positions[fen])}")
+        return "\n".join(lines) + "\n"
+
+
+def _book_move(text: str) -> BookMove:
+    move, score, depth = text.split()
+    if not depth.startswith("d"):
+        raise ValueError(f"expected a depth like 'd16', not {depth!r}")
+    return BookMove(move, int(score), int(depth[1:]))
+
+
+@cache
+def shipped_book(variant: str) -> Book | None:
+    """The book shipped with Damier for ``variant`` (``data/books/VARIANT.txt``), or None."""
+    path = resources.files("damier") / "data" / "books" / f"{get_variant(variant).name}.txt"
+    if not path.is_file():
+        return None
+    return Book.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+def load_book(path: Path) -> Book:
+    """A book from a file."""
+    return Book.parse(path.read_text(encoding="utf-8"), str(path))
+
+
+# -- building --------------------------------------------------------------------------
+
+
+def seed_positions(variant: str) -> Iterator[Board]:
+    """Where a book starts: the start position and the end of every opening of the
+    variant's decks."""
+    yield Board(variant)
+    for name in OpeningDeck.builtin_names():
+        deck = OpeningDeck.builtin(name)
+        if get_variant(deck.variant).name != get_variant(variant).name:
+            continue
+        for opening in deck.openings:
+            board = Board(variant)
+            for move in opening:
+                board.push(move)
+            yield board
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """How deep and how wide a book grows."""
+
+    plies: int = 4
+    """Moves searched from each seed position (an only legal move is not counted)."""
+    width: int = 2
+    """Lines searched at each position (multi-PV)."""
+    margin: int = 12
+    """Keep a line when its value is at most this far below the best (hundredths)."""
+    seconds: float = 1.0
+    """Search time per position."""
+
+
+def build(
+    variant: str,
+    seeds: Iterable[Board],
+    settings: BuildSettings,
+    on_position: Callable[[str, tuple[BookMove, ...], Book], None] | None = None,
+    book: Book | None = None,
+    threads: int = 1,
+) -> Book:
+    """A book of ``variant`` grown from ``seeds`` by the full engine (without a book, on
+    ``threads`` threads), breadth first; the positions already in ``book`` are kept and
+    not searched again. ``on_position`` hears of each position searched, with the book so
+    far."""
+    from damier.engine import Engine
+
+    engine = Engine(variant, book=False, threads=threads, table_megabytes=64)
+    engine.search(Board(variant), depth=1, multipv=settings.width)  # its tables, untimed
+    positions = dict(book.positions) if book is not None else {}
+    queue: deque[tuple[Board, int]] = deque((seed, 0) for seed in seeds)
+    while queue:
+        board, ply = queue.popleft()
+        while len(board.legal_moves) == 1:  # an only move needs no book
+            board = board.copy()
+            board.push(board.legal_moves[0])
+        if not board.legal_moves or board.is_game_over():
+            continue
+        fen = board.fen
+        if fen not in positions:
+            found = _search(engine, board, settings)
+            if not found:  # no iteration finished in the time: nothing worth keeping
+                continue
+            positions[fen] = found
+            if on_position is not None:
+                on_position(fen, found, Book(variant, positions))
+        if ply + 1 >= settings.plies:
+            continue
+        for entry in positions[fen]:
+            child = board.copy()
+            child.push(entry.move)
+            queue.append((child, ply + 1))
+    return Book(variant, positions)
+
+
+def _search(engine: Engine, board: Board, settings: BuildSettings) -> tuple[BookMove, ...]:
+    info = engine.search(board, time=settings.seconds, multipv=settings.width)
+    lines = info.lines or (info,)
+    return tuple(
+        BookMove(line.pv[0].notation, line.score, line.depth)
+        for line in lines
+        if line.pv and line.depth > 0 and line.score >= info.score - settings.margin
+    )

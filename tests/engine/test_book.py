@@ -1,0 +1,143 @@
+"""The opening book: its file, when the engine plays from it and when it searches, how a
+book grows, and the shipped books checked entry by entry."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from damier import Board
+from damier.engine import Engine
+from damier.engine.book import Book, BookError, BookMove, BuildSettings, build, shipped_book
+from damier.engine.book_command import add_commands
+from damier.protocols.hub import HubEngine
+
+START = "W:W31-50:B1-20"
+TEXT = f"""# a hand-made book
+# variant: international
+{START} = 34-29 +5 d16, 32-28 +3 d16
+W:W31-50:B1-19,24 = 99-98 +0 d3
+"""
+
+
+def test_a_book_reads_and_writes_its_file() -> None:
+    book = Book.parse(TEXT)
+    assert len(book) == 2
+    assert book.positions[START] == (BookMove("34-29", 5, 16), BookMove("32-28", 3, 16))
+    again = Book.parse(book.text(["made by hand"]))
+    assert again.positions == book.positions
+    assert "# made by hand" in book.text(["made by hand"])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (f"# variant: international\n{START} 34-29 +5 d16\n", "line 2: expected 'FEN ="),
+        (f"# variant: international\n{START} = 34-29 +5 16\n", "line 2: expected a depth"),
+        (f"# variant: international\n{START} = 34-29 five d16\n", "line 2"),
+        (f"{START} = 34-29 +5 d16\n", "no '# variant: NAME' line"),
+    ],
+)
+def test_a_broken_book_says_where(text: str, message: str) -> None:
+    with pytest.raises(BookError, match=message):
+        Book.parse(text, "my.txt")
+
+
+def test_the_book_offers_only_legal_moves() -> None:
+    book = Book.parse(TEXT)
+    board = Board("international")
+    assert [entry.move for _, entry in book.moves(board)] == ["34-29", "32-28"]
+    board.push("31-27")  # not in the book
+    assert book.moves(board) == []
+    assert book.moves(Board("international", "W:W31-50:B1-19,24")) == []  # 99-98: illegal
+    assert book.moves(Board("brazilian")) == []  # another variant
+
+
+def test_the_full_engine_plays_from_the_book_when_timed() -> None:
+    book = Book.parse(TEXT)
+    board = Board("international")
+    engine = Engine("international", table_megabytes=4, book=book)
+    played = engine.search(board, time=5)
+    assert played.book and played.best_move is not None
+    assert (played.best_move.notation, played.score, played.depth) == ("34-29", 5, 16)
+    lines = engine.search(board, time=5, multipv=3).lines
+    assert [line.pv[0].notation for line in lines] == ["34-29", "32-28"]
+    assert all(line.book for line in lines)
+    # A search to a depth or a node count is an exact request: searched.
+    assert not engine.search(board, depth=3).book
+    assert not engine.search(board, nodes=5_000).book
+
+
+def test_the_book_can_be_turned_off_and_weak_levels_have_none() -> None:
+    board = Board("international")
+    assert not Engine("international", table_megabytes=4, book=False).search(board, time=0.2).book
+    weak = Engine("international", level=6, table_megabytes=4, book=Book.parse(TEXT))
+    assert weak.book is None and not weak.search(board).book
+
+
+def test_a_book_grows_from_its_seeds() -> None:
+    seeds = [Board("international", "W:W31-50:B1-19,24")]
+    settings = BuildSettings(plies=2, width=2, margin=1000, seconds=0.05)
+    heard: list[str] = []
+    book = build("international", seeds, settings, lambda fen, moves, so_far: heard.append(fen))
+    assert heard == list(book.positions)
+    first = book.positions["W:W31-50:B1-19,24"]
+    assert 1 <= len(first) <= 2 and first[0].score >= first[-1].score
+    for fen, entries in book.positions.items():
+        board = Board("international", fen)
+        for entry in entries:
+            board.parse_move(entry.move)  # legal, or this raises
+    # Each kept move of the seed leads to a position of the book (its only move played).
+    for entry in first:
+        child = Board("international", "W:W31-50:B1-19,24")
+        child.push(entry.move)
+        while len(child.legal_moves) == 1:
+            child.push(child.legal_moves[0])
+        assert child.fen in book.positions
+    # A book given to grow keeps what it had and searches only the new positions.
+    more: list[str] = []
+    build("international", seeds, settings, lambda fen, m, b: more.append(fen), book)
+    assert more == []
+
+
+@pytest.mark.parametrize("variant", ["international"])
+def test_the_shipped_book_is_legal_and_best_first(variant: str) -> None:
+    book = shipped_book(variant)
+    assert book is not None and len(book) > 500
+    for fen, entries in book.positions.items():
+        board = Board(variant, fen)
+        assert board.legal_moves, fen
+        for entry in entries:
+            board.parse_move(entry.move)
+        scores = [entry.score for entry in entries]
+        assert scores == sorted(scores, reverse=True), fen
+
+
+def test_the_hub_book_parameter() -> None:
+    replies: list[str] = []
+    hub = HubEngine(replies.append)
+    hub.handle("hub")
+    assert "param name=book value=true type=bool" in replies
+    hub.handle("set-param name=book value=maybe")
+    assert replies[-1].startswith("error") and "book" in replies[-1]
+    hub.handle("set-param name=book value=false")
+    hub.handle("init")
+    assert hub.engine is not None and hub.engine.book is None
+
+
+def test_the_book_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers())
+    path = tmp_path / "book.txt"
+    path.write_text(TEXT)
+    args = parser.parse_args(["book", "show", "--book", str(path)])
+    assert args.run(args) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "34-29 +0.05 (depth 16)",
+        "32-28 +0.03 (depth 16)",
+    ]
+    args = parser.parse_args(["book", "show", "--book", str(path), "--moves", "31-27"])
+    assert args.run(args) == 0
+    assert "not in the book" in capsys.readouterr().out
