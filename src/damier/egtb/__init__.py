@@ -13,8 +13,9 @@ from pathlib import Path
 
 from damier.kernel import KERNEL_SOURCES, key_numba_cache
 
-SOURCES = sorted(Path(__file__).parent.glob("*.py"))
-"""The compiled databases code (the engine's cache is keyed on it too)."""
+SOURCES = sorted(p for p in Path(__file__).parent.glob("*.py") if p.name != "auto.py")
+"""The compiled databases code (the engine's cache is keyed on it too; the background
+builder holds none)."""
 
 # The compiled code here embeds the kernel's: key its cache on both (see damier.kernel).
 key_numba_cache(

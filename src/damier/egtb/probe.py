@@ -14,7 +14,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -218,8 +218,12 @@ NO_TABLES = (
 """What the search gets without a database: ``H_PIECES`` 0, so it never probes."""
 
 
-@cache
-def _search_tables(variant: Variant, directory: Path) -> tuple[I64, U8, U8]:
+@lru_cache(maxsize=16)
+def _search_tables(
+    variant: Variant, directory: Path, files: tuple[tuple[str, int], ...]
+) -> tuple[I64, U8, U8]:
+    """(``files``, the database files and their times, keys the cache: a database built
+    while the process runs is loaded by the next engine.)"""
     try:
         base = Tablebase.load(variant, directory)
     except (OSError, ValueError, KeyError):
@@ -236,7 +240,20 @@ def search_tables(variant: Variant) -> tuple[I64, U8, U8]:
         database_spec(variant)
     except ValueError:
         return NO_TABLES
-    return _search_tables(variant, default_dir())
+    directory = default_dir()
+    return _search_tables(variant, directory, database_files(variant, directory))
+
+
+def database_files(variant: Variant, directory: Path) -> tuple[tuple[str, int], ...]:
+    """The names and modification times of ``variant``'s database files in ``directory``."""
+    found = []
+    for pieces in range(5, 1, -1):
+        path = path_of(variant, pieces, directory)
+        try:
+            found.append((path.name, path.stat().st_mtime_ns))
+        except OSError:
+            continue
+    return tuple(found)
 
 
 def describe_counts(base: Tablebase) -> list[str]:

@@ -22,6 +22,7 @@ import numpy as np
 
 from damier.board import Board, Move
 from damier.egtb import SOURCES as EGTB_SOURCES
+from damier.egtb.auto import build_in_background
 from damier.engine.bitsearch import bitboard_position
 from damier.engine.book import Book, shipped_book
 from damier.engine.evaluation import evaluation_tables
@@ -165,6 +166,8 @@ class Engine:
         self._context = SearchContext(
             cells, self._maxc, table_megabytes, bitboard_position(self.variant, self._tables)
         )
+        if level == max(LEVELS) and self._context.bitboards is not None:
+            build_in_background(self.variant)
         self._helpers = Helpers(self._context, threads - 1)
         self._pst, self._extra = evaluation_tables(self.variant, learned)
         self._rng = random.Random(seed)
@@ -205,6 +208,9 @@ class Engine:
             return self._multi.clear()
         self._context.clear()
         self._lines_table = None
+        self._context.refresh_tablebase(self.variant)
+        for helper in self._helpers.contexts:
+            helper.refresh_tablebase(self.variant)
 
     def search(
         self,

@@ -24,6 +24,7 @@ from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 
 if TYPE_CHECKING:
     from damier.board import Board
+    from damier.rules import Variant
 
 MATE = 1_000_000
 """Score of a won position (minus the plies to reach it)."""
@@ -472,6 +473,9 @@ class FasterSearch(Protocol):
     """The same search as :func:`negamax` on another representation of the position (the
     bitboard search of :mod:`damier.engine.bitsearch` is one): same values, faster."""
 
+    tablebase: tuple[np.ndarray, np.ndarray, np.ndarray]
+    """The endgame database it probes (:func:`damier.egtb.probe.search_tables`)."""
+
     def twin(self) -> FasterSearch:
         """The same search with buffers of its own, for another thread."""
         ...
@@ -530,6 +534,14 @@ class SearchContext:
         sibling = SearchContext(*self._shape, table_megabytes=0, bitboards=bitboards)
         sibling.tt_keys, sibling.tt_data = self.tt_keys, self.tt_data
         return sibling
+
+    def refresh_tablebase(self, variant: Variant) -> None:
+        """Take up the variant's endgame database if one was built since the context was
+        made (:mod:`damier.egtb.auto`)."""
+        from damier.egtb.probe import search_tables
+
+        if self.bitboards is not None:
+            self.bitboards.tablebase = search_tables(variant)
 
     def clear(self) -> None:
         """Forget everything learnt (a new game): a search then depends on its position

@@ -1,0 +1,65 @@
+"""Endgame databases without a manual step: the full engine of a variant without one has
+it built in the background, once, and plays with it from its next game."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from damier import Board
+from damier.egtb import auto
+from damier.egtb.index import H_PIECES
+from damier.engine import Engine
+
+
+def wait_for_build(variant: str, seconds: float = 240) -> None:
+    deadline = time.monotonic() + seconds
+    while auto.building(variant):
+        assert time.monotonic() < deadline, "the background build did not end"
+        time.sleep(0.2)
+
+
+def test_the_full_engine_builds_its_database_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    engine = Engine("english", table_megabytes=4)
+    Engine("english", table_megabytes=4)  # a second engine does not start another build
+    wait_for_build("english")
+    assert (tmp_path / "english-4.npz").is_file()
+    assert (tmp_path / "english-4.log").read_text().count("positions in") == 1
+    assert not list(tmp_path.glob("*.building"))
+    assert not auto.build_in_background("english")  # built: nothing more to do
+    assert engine._context.bitboards is not None
+    assert engine._context.bitboards.tablebase[0][H_PIECES] == 0  # this game: none yet
+    engine.new_game()
+    assert engine._context.bitboards.tablebase[0][H_PIECES] == 4
+    # Three kings against one on 8x8 English: the database says won, the search agrees.
+    result = engine.search(Board("english", "W:WK18,K19,K27:BK1"), depth=2)
+    assert result.score > 0
+
+
+def test_weak_levels_and_switched_off_build_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    Engine("english", level=5, table_megabytes=4)  # DAMIER_EGTB_AUTO=0 here too
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    Engine("english", level=5, table_megabytes=4)
+    assert not auto.building("english") and not list(tmp_path.iterdir())
+
+
+@pytest.mark.slow  # a second build, of 5 s
+def test_a_dead_builders_lock_is_taken_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    (tmp_path / "russian-4.building").write_text("999999999")  # no such process
+    assert not auto.building("russian")
+    assert auto.build_in_background("russian")
+    wait_for_build("russian")
+    assert (tmp_path / "russian-4.npz").is_file()
