@@ -401,7 +401,7 @@ MALFORMED = {
     "unknown direction": (
         RUSSIAN_HEAD + '[men]\nmoves = [\n  "forward-diagonal",\n  "diagonal-forward",\n]\n',
         5,
-        'unknown direction "diagonal-forward" in [men] moves',
+        'unknown "diagonal-forward" in [men] moves',
     ),
     "direction twice": (
         RUSSIAN_HEAD + '[men]\ncaptures = ["forward", "forward"]\n',
@@ -426,12 +426,12 @@ MALFORMED = {
     "unknown choice": (
         RUSSIAN_HEAD + '[capture]\nchoice = ["most-men"]\n',
         5,
-        'unknown choice criterion "most-men"',
+        'unknown "most-men" in [capture] choice',
     ),
     "board too large": (
         RUSSIAN_HEAD + "[board]\nwidth = 20\nheight = 20\n",
         5,
-        "board too large: [board] width is 20, but the kernel takes boards of at most 16 x 16",
+        "[board] width must be between 2 and 16, not 20",
     ),
     "board too small": (RUSSIAN_HEAD + "[board]\nheight = 1\n", 5, "between 2 and 16"),
     "FEN piece off the board": (
@@ -472,7 +472,11 @@ MALFORMED = {
         "not valid TOML",
     ),
     "unknown base": ('[variant]\nname = "x"\nbase = "nonesuch"\n', 3, "unknown variant 'nonesuch'"),
-    "no name": ('[variant]\nbase = "russian"\n', 1, "[variant] needs a name"),
+    "no name": (
+        '[variant]\nbase = "russian"\n',
+        1,
+        '[variant] needs name, e.g. name = "my-variant"',
+    ),
     "name with a plus": ('[variant]\nname = "a+b"\nbase = "russian"\n', 2, "lower-case letters"),
     "missing switches without a base": (
         '[variant]\nname = "x"\n[board]\nwidth = 8\nheight = 8\n',
@@ -586,7 +590,7 @@ MALFORMED = {
     "unknown player in a team": (
         RADIAL_HEAD + '[multiplayer]\nteams = [["white", "pink"], ["black", "green"]]\n',
         5,
-        'unknown player "pink" in [multiplayer] teams',
+        'unknown "pink" in [multiplayer] teams',
     ),
     "team as a name": (
         RADIAL_HEAD + '[multiplayer]\nteams = ["white", "red"]\n',
