@@ -35,6 +35,7 @@ from typing import TextIO
 from damier import __version__
 from damier.board import Board, Move
 from damier.compiled import Progress, Warmup, engine_warmup
+from damier.egtb.auto import building as egtb_building
 from damier.engine import MAX_THREADS, Engine, Info, time_budget
 from damier.errors import IllegalMoveError
 from damier.kernel.jit import watch_compilation
@@ -188,6 +189,8 @@ class HubEngine:
     def _init(self, rest: str) -> None:
         self._load()
         self._engine()
+        if egtb_building(self.variant):
+            self._say("building the endgame database in the background: used from the next game")
         self.write("ready")
 
     def _load(self, waiting: str = "") -> None:
