@@ -1,6 +1,6 @@
 """Engine speed: Damier against its peers, in the same run on the same machine.
 
-    python bench/engine.py [--seconds S]
+    python bench/engine.py [--seconds S] [--threads N]
 
 For each fixed International position (the start; a middlegame; the Woldouby position) each
 engine searches for ``--seconds`` (default 5) from an empty hash table, and the script prints
@@ -8,8 +8,9 @@ the deepest completed iteration, the nodes, the time actually used and the nodes
 then the time Damier takes to settle on 25-20 in the Woldouby position (the iteration from
 which it stays the best move within the time):
 
-* Damier: ``damier.engine.Engine("international")`` at level 10, ``search(board, time=S)``
-  (Numba-compiled search; compiled or loaded from the cache before timing).
+* Damier: ``damier.engine.Engine("international")`` at level 10, ``search(board, time=S,
+  book=False)`` (Numba-compiled search; compiled or loaded from the cache before timing);
+  with ``--threads N`` also on N threads (Lazy SMP).
 * dame-rs: ``dame.Engine(hash_mb=64).search(board, time=S)`` (Rust), if installed.
 * py-draughts: ``draughts.engines.turbo.TurboEngine(depth_limit=None, time_limit=S)``
   (pure Python), if installed; its ``nodes`` and ``completed_depth`` after
@@ -46,17 +47,18 @@ Row = tuple[str, int, int, float, str]
 """Engine, depth, nodes, seconds, best move."""
 
 
-def damier_runner() -> Callable[[str, float], Row]:
-    engine = Engine("international", level=10)
+def damier_runner(threads: int = 1) -> Callable[[str, float], Row]:
+    engine = Engine("international", level=10, threads=threads)
+    name = "damier" if threads == 1 else f"damier {threads} threads"
 
     def run(fen: str, seconds: float) -> Row:
         engine.new_game()
         board = Board("international", fen)
         began = time.perf_counter()
-        info = engine.search(board, time=seconds)
+        info = engine.search(board, time=seconds, book=False)  # a search, not the book
         used = time.perf_counter() - began
         move = info.best_move.notation if info.best_move else "-"
-        return ("damier", info.depth, info.nodes, used, move)
+        return (name, info.depth, info.nodes, used, move)
 
     return run
 
@@ -120,10 +122,13 @@ def turbo_runner() -> Callable[[str, float], Row] | str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="search time per position")
+    parser.add_argument("--threads", type=int, default=1, help="also Damier on N threads")
     args = parser.parse_args()
     print(f"machine: {describe_machine()}")
     print(f"search time per position: {args.seconds:g} s\n")
     runners: list[Callable[[str, float], Row]] = [damier_runner()]
+    if args.threads > 1:
+        runners.append(damier_runner(args.threads))
     for peer in (dame_runner(), turbo_runner()):
         if isinstance(peer, str):
             print(f"skipped: {peer}")
