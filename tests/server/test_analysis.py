@@ -258,7 +258,7 @@ def test_the_limits_refuse_with_a_clear_message(make_app: AppFactory, tmp_path: 
         sign_in(bob, "Bob")
         eve = another(ana)
         sign_in(eve, "Eve")
-        start = {"type": "start", "variant": "international"}
+        start = {"type": "start", "variant": "international", "book": False}  # a search
         with (
             ana.websocket_connect("/ws/analysis") as first,
             ana.websocket_connect("/ws/analysis") as second,
@@ -345,3 +345,21 @@ def test_analysis_threads_run_below_the_games() -> None:
         analyses.close()
     base = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
     assert own == started == min(base + ANALYSIS_NICENESS, 19)
+
+
+def test_a_book_position_is_answered_from_the_book_unless_switched_off(
+    client: TestClient,
+) -> None:
+    """The opening book answers at once (its lines marked); ``"book": false`` searches."""
+    with client.websocket_connect("/ws/analysis") as socket:
+        socket.send_json({"type": "start", "variant": "international", "lines": 2})
+        frames = analysis_done(socket)
+        assert len(frames) == 1 and frames[0]["lines"]
+        assert all(line["book"] for line in frames[0]["lines"])
+        socket.send_json({"type": "start", "variant": "international", "book": False})
+        frame = frames_until(socket, "analysis")[-1]
+        assert not any(line["book"] for line in frame["lines"])
+        socket.send_json({"type": "stop"})
+        frames_until(socket, "stopped")
+        socket.send_json({"type": "start", "variant": "international", "book": "no"})
+        assert socket.receive_json() == {"type": "error", "message": '"book" must be true or false'}

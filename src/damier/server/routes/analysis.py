@@ -2,8 +2,10 @@
 out (``/api/analysis/pdn``, ``/api/analysis/pdn/export``), and the engine's lines over the
 WebSocket ``/ws/analysis``.
 
-Socket messages from the page: ``{"type": "start", "variant", "fen", "moves", "lines"}``
-(a new start replaces the socket's running analysis), ``{"type": "stop"}``,
+Socket messages from the page: ``{"type": "start", "variant", "fen", "moves", "lines",
+"book"}`` (``book``, true by default: a position of the engine's opening book is answered
+from it, its lines marked ``book``; a new start replaces the socket's running analysis),
+``{"type": "stop"}``,
 ``{"type": "ping"}``. The server answers ``started`` (with the position), ``analysis``
 frames as the search deepens (the last with ``done: true``), ``stopped``, ``pong``, or an
 ``error`` frame with the reason; the socket stays open after an error. A failure of the
@@ -141,7 +143,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     await stop()
                     await send({"type": "stopped"})
                 elif kind == "start":
-                    request, lines = _start_request(data)
+                    request, lines, book = _start_request(data)
                     game = await anyio.to_thread.run_sync(
                         position, request.variant, request.fen, request.moves, limiter=_PDN_THREADS
                     )
@@ -150,7 +152,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     line = [event_text(event) for event in game.events]
                     await send({"type": "started", "fen": game.board.fen, "line": line})
                     running = asyncio.create_task(
-                        _analyse(analyses, slot, game.board.copy(), lines, send)
+                        _analyse(analyses, slot, game.board.copy(), lines, book, send)
                     )
                 else:
                     raise BadRequest(f"unknown message type {kind[:32]!r}")
@@ -174,10 +176,11 @@ async def _analyse(
     slot: Slot,
     board: Board,
     lines: int,
+    book: bool,
     send: Callable[[dict[str, Any]], Awaitable[None]],
 ) -> None:
     try:
-        await analyses.run(slot, board, lines, send)
+        await analyses.run(slot, board, lines, send, book=book)
     except asyncio.CancelledError:
         raise
     except Exception as error:  # a failed search: the page hears of it, the socket stays
@@ -199,10 +202,13 @@ def _parse(raw: str | bytes) -> tuple[str, dict[str, Any]]:
     return data["type"], data
 
 
-def _start_request(data: dict[str, Any]) -> tuple[PositionRequest, int]:
+def _start_request(data: dict[str, Any]) -> tuple[PositionRequest, int, bool]:
     lines = data.get("lines", 3)
     if not isinstance(lines, int) or isinstance(lines, bool) or not 1 <= lines <= MAX_LINES:
         raise BadRequest(f'"lines" must be 1-{MAX_LINES}')
+    book = data.get("book", True)
+    if not isinstance(book, bool):
+        raise BadRequest('"book" must be true or false')
     try:
         request = PositionRequest.model_validate(
             {key: data[key] for key in ("variant", "fen", "moves") if key in data}
@@ -211,4 +217,4 @@ def _start_request(data: dict[str, Any]) -> tuple[PositionRequest, int]:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem.get("loc", ()))
         raise BadRequest(f"{where}: {problem.get('msg', 'invalid')}") from None
-    return request, lines
+    return request, lines, book

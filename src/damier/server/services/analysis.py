@@ -380,6 +380,7 @@ def line_view(line: Info) -> dict[str, Any]:
         "mate": line.mate,
         "depth": line.depth,
         "pv": [move.notation for move in line.pv],
+        "book": line.book,
     }
 
 
@@ -463,11 +464,13 @@ class Analyses:
         board: Board,
         lines: int,
         send: Callable[[dict[str, Any]], Awaitable[None]],
+        book: bool = True,
     ) -> None:
         """Analyse ``board`` (a copy the caller gives up), sending an ``analysis`` frame as
         the search deepens (at most every ``interval`` seconds) and a last one with
         ``done``; cancelling stops the search. The slot is released when the search thread
-        has finished (:attr:`Slot.released` is set then)."""
+        has finished (:attr:`Slot.released` is set then). ``book``: answer a position of
+        the engine's opening book from it."""
         loop = asyncio.get_running_loop()
         latest: list[Info] = []
         changed = asyncio.Event()
@@ -484,7 +487,7 @@ class Analyses:
             try:
                 if stopping.is_set():
                     return
-                search = engine.analyse(board, time=self.seconds, multipv=lines)
+                search = engine.analyse(board, time=self.seconds, multipv=lines, book=book)
                 with contextlib.closing(search):
                     for info in search:
                         loop.call_soon_threadsafe(report, info)
