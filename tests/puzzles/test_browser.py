@@ -121,3 +121,21 @@ def test_a_player_finds_the_shot_he_missed_from_the_review(people: Contexts) -> 
     expect(ana.locator("#verdict")).to_contain_text("Solved! (Not rated.)")
     expect(ana.locator("#shots li.solved")).to_contain_text("31-27 was played instead · solved")
     ana.screenshot(path=str(SCREENSHOTS / "damier-shot-solved.png"), full_page=True)
+
+
+def test_the_trainer_in_french(people: Contexts) -> None:
+    context = people.browser.new_context(base_url=people.base, locale="fr-FR")
+    try:
+        page = context.new_page()
+        page.goto("/puzzles")
+        expect(page.locator("#choice-title")).to_have_text("Problèmes")
+        expect(page.locator("#sets")).to_contain_text("1 problème")
+        page.goto("/puzzles/russian")
+        expect(page.locator("#verdict")).to_have_text(
+            "Les Blancs jouent et gagnent : trouvez le coup. 2 coups à trouver."
+        )
+        expect(page.locator("#solution")).to_have_text("Voir la solution")
+        expect(page.locator("#puzzle-themes")).to_contain_text("sacrifice, coup tranquille")
+        page.screenshot(path=str(SCREENSHOTS / "damier-puzzles-fr.png"), full_page=True)
+    finally:
+        context.close()

@@ -68,6 +68,8 @@ PAGES = (
     "profile.html",
     "players.html",
     "archive.html",
+    "puzzles.html",
+    "tournament.html",
 )
 """The pages whose text is translated (they load ``js/i18n.js``); a new page joins here."""
 

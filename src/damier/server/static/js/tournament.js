@@ -7,7 +7,7 @@
 // board follows its game's socket).
 import { GameSocket, getJSON, h, postJSON, showError } from "./api.js";
 import { Board } from "./board.js";
-import { t } from "./i18n.js";
+import { N_, t, tn } from "./i18n.js";
 import { parseFen, squareIndex } from "./position.js";
 
 const POLL_MS = 3000;
@@ -17,7 +17,15 @@ const $ = (id) => document.getElementById(id);
 const tournamentId = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const url = `/api/tournaments/${encodeURIComponent(tournamentId)}`;
 
-const SYSTEMS = { "round-robin": "Round robin", swiss: "Swiss", arena: "Arena" };
+const SYSTEMS = { "round-robin": N_("Round robin"), swiss: N_("Swiss"), arena: N_("Arena") };
+const PLACES = [N_("1st"), N_("2nd"), N_("3rd")];
+const TIE_BREAKS = {
+  direct: N_("Result between the tied players"),
+  buchholz: N_("Buchholz (Solkoff)"),
+  "median-buchholz": N_("Median Buchholz (truncated)"),
+  "sonneborn-berger": N_("Sonneborn-Berger"),
+};
+const tieBreakName = (b) => (TIE_BREAKS[b.key] ? t(TIE_BREAKS[b.key]) : b.name);
 
 /** 1, ½, 2½ for a score. */
 export function points(value) {
@@ -27,33 +35,39 @@ export function points(value) {
   return whole === 0 && half ? half : `${whole}${half}`;
 }
 
-function plural(count, noun) {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
+const roundCount = (n) => tn("{n} round", "{n} rounds", n);
+const playerCount = (n) => tn("{n} player", "{n} players", n);
 
 function duration(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   const days = Math.floor(s / 86400);
   const hms = [Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60), s % 60];
   const text = hms.map((n) => String(n).padStart(2, "0")).join(":");
-  return days ? `${days} d ${text}` : text;
+  return days ? t("{days} d {time}", { days, time: text }) : text;
 }
 
 /** ⚡ after the name of a player who went berserk in an arena's game (+1 once it paid). */
 function berserkMark(board, bit) {
   if (!(board.berserk & bit)) return null;
   const paid = board.bonus & bit;
-  return h("span", { title: paid ? "Berserk: a point more" : "Berserk" }, paid ? " ⚡+1" : " ⚡");
+  return h("span", { title: paid ? t("Berserk: a point more") : t("Berserk") }, paid ? " ⚡+1" : " ⚡");
 }
 
-function formatText(t, title) {
-  if (t.system === "arena") {
-    return `Arena of ${Math.round((t.ends_at - t.starts_at) / 60)} minutes: 2 points a win, 1 a draw, double after two wins in a row · ${title} · clock ${t.clock}`;
+function formatText(tour, title) {
+  const clock = t("clock {clock}", { clock: tour.clock });
+  if (tour.system === "arena") {
+    const minutes = Math.round((tour.ends_at - tour.starts_at) / 60);
+    const arena = tn(
+      "Arena of {n} minute: 2 points a win, 1 a draw, double after two wins in a row",
+      "Arena of {n} minutes: 2 points a win, 1 a draw, double after two wins in a row",
+      minutes,
+    );
+    return `${arena} · ${title} · ${clock}`;
   }
-  const system = t.system === "round-robin" && t.cycles === 2 ? "Double round robin" : SYSTEMS[t.system];
-  const rounds = t.rounds ? `, ${plural(t.rounds, "round")}` : "";
-  const games = t.games === 2 ? ", two games a pairing (colours swapped)" : "";
-  return `${system}${rounds}${games} · ${title} · clock ${t.clock}`;
+  const system = tour.system === "round-robin" && tour.cycles === 2 ? t("Double round robin") : t(SYSTEMS[tour.system] || tour.system);
+  const rounds = tour.rounds ? `, ${roundCount(tour.rounds)}` : "";
+  const games = tour.games === 2 ? `, ${t("two games a pairing (colours swapped)")}` : "";
+  return `${system}${rounds}${games} · ${title} · ${clock}`;
 }
 
 class TournamentPage {
@@ -133,18 +147,18 @@ class TournamentPage {
     }
     this.busy = true;
     try {
-      const t = await getJSON(url);
+      const tour = await getJSON(url);
       if (!this.variant) {
-        this.variant = await getJSON(`/api/variants/${encodeURIComponent(t.variant)}`).catch(() => null);
+        this.variant = await getJSON(`/api/variants/${encodeURIComponent(tour.variant)}`).catch(() => null);
         this.title = this.variant?.title;
       }
-      this.show(t);
+      this.show(tour);
     } catch (error) {
       if (!this.t) {
         $("tournament").replaceChildren(
-          h("h1", {}, "Tournament"),
-          h("p", { class: "status", id: "t-status" }, error.status === 404 ? "There is no such tournament." : `The tournament cannot be shown: ${error.message || error}.`),
-          h("p", {}, h("a", { href: "/" }, "Back to the lobby")),
+          h("h1", {}, t("Tournament")),
+          h("p", { class: "status", id: "t-status" }, error.status === 404 ? t("There is no such tournament.") : t("The tournament cannot be shown: {error}.", { error: error.message || error })),
+          h("p", {}, h("a", { href: "/" }, t("Back to the lobby"))),
         );
         if (error.status === 404) return;
       } else showError($("error"), error.message || String(error));
@@ -167,10 +181,10 @@ class TournamentPage {
     }
   }
 
-  show(t) {
-    this.t = t;
+  show(tour) {
+    this.t = tour;
     this.arrived = performance.now();
-    const mine = t.you?.game ?? null;
+    const mine = tour.you?.game ?? null;
     if (this.leaving) return; // on the way to his game: a later answer must not go again
     if (this.seenGame !== undefined && mine && mine !== this.seenGame) {
       this.leaving = true; // once: a second assignment would abort the first navigation
@@ -190,17 +204,25 @@ class TournamentPage {
   }
 
   statusLine() {
-    const t = this.t;
-    if (t.status === "coming") return h("p", { class: "status", id: "t-status" }, `Starts in `, h("span", { class: "countdown", id: "t-countdown" }, duration(t.starts_at - this.now())), ` · ${plural(t.players, "player")} entered`);
-    if (t.status === "playing" && t.system === "arena") {
-      const left = t.ends_at - this.now();
-      if (left <= 0) return h("p", { class: "status", id: "t-status" }, "Time is up: the last games are being played.");
-      return h("p", { class: "status", id: "t-status" }, "Ends in ", h("span", { class: "countdown", id: "t-countdown" }, duration(left)), ` · ${plural(t.players, "player")} · a free player is paired at once`);
+    const tour = this.t;
+    const status = (...parts) => h("p", { class: "status", id: "t-status" }, ...parts);
+    const countdown = (seconds) => h("span", { class: "countdown", id: "t-countdown" }, duration(seconds));
+    if (tour.status === "coming") {
+      const entered = tn("{n} player entered", "{n} players entered", tour.players);
+      return status(`${t("Starts in")} `, countdown(tour.starts_at - this.now()), ` · ${entered}`);
     }
-    if (t.status === "playing") return h("p", { class: "status", id: "t-status" }, `Round ${t.round} of ${t.rounds} is being played · ${plural(t.players, "player")}`);
-    if (t.cancelled) return h("p", { class: "status", id: "t-status" }, "Cancelled: fewer than two players at the start.");
-    const after = t.system === "arena" ? "" : ` after ${plural(t.rounds, "round")}`;
-    return h("p", { class: "status", id: "t-status" }, `Finished${after}. Winner: ${t.winner}.`);
+    if (tour.status === "playing" && tour.system === "arena") {
+      const left = tour.ends_at - this.now();
+      if (left <= 0) return status(t("Time is up: the last games are being played."));
+      return status(`${t("Ends in")} `, countdown(left), ` · ${playerCount(tour.players)} · ${t("a free player is paired at once")}`);
+    }
+    if (tour.status === "playing") {
+      return status(`${t("Round {round} of {rounds} is being played", { round: tour.round, rounds: tour.rounds })} · ${playerCount(tour.players)}`);
+    }
+    if (tour.cancelled) return status(t("Cancelled: fewer than two players at the start."));
+    if (tour.system === "arena") return status(t("Finished. Winner: {winner}.", { winner: tour.winner }));
+    const finished = tn("Finished after {n} round. Winner: {winner}.", "Finished after {n} rounds. Winner: {winner}.", tour.rounds, { winner: tour.winner });
+    return status(finished);
   }
 
   actions() {
@@ -209,60 +231,62 @@ class TournamentPage {
     if (tour.status === "finished") return null;
     if (tour.system === "arena" && tour.status === "playing" && tour.ends_at <= this.now()) return null;
     if (you?.joined && !you.withdrawn) {
-      const note = tour.status === "playing" ? " (your game being played goes on: resign it or it is lost on time)" : "";
+      const withdraw = tour.status === "playing" ? t("Withdraw (your game being played goes on: resign it or it is lost on time)") : t("Withdraw");
       const berserk =
         tour.system === "arena"
           ? h(
               "button",
-              { type: "button", id: "t-berserk", "aria-pressed": you.berserk ? "true" : "false", title: "Half your time in your next games, a point more for a win of at least seven moves", onclick: () => this.act("berserk", { on: !you.berserk }) },
-              you.berserk ? "Berserk: on ⚡" : "Berserk: off",
+              { type: "button", id: "t-berserk", "aria-pressed": you.berserk ? "true" : "false", title: t("Half your time in your next games, a point more for a win of at least seven moves"), onclick: () => this.act("berserk", { on: !you.berserk }) },
+              you.berserk ? t("Berserk: on ⚡") : t("Berserk: off"),
             )
           : null;
       if (tour.system === "arena" && tour.status === "playing") {
         const pause = h("button", { type: "button", id: "t-pause", title: t("Not paired again until you resume; your points stay"), onclick: () => this.act("pause", { on: true }) }, t("Pause"));
-        return h("p", { class: "row" }, h("span", {}, "You are in."), berserk, pause);
+        return h("p", { class: "row" }, h("span", {}, t("You are in.")), berserk, pause);
       }
-      return h("p", { class: "row" }, h("span", {}, "You are in."), berserk, h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, `Withdraw${note}`));
+      return h("p", { class: "row" }, h("span", {}, t("You are in.")), berserk, h("button", { type: "button", class: "danger", id: "t-withdraw", onclick: () => this.act("withdraw") }, withdraw));
     }
     if (you?.paused && tour.status === "playing") {
       const resume = h("button", { type: "button", class: "primary", id: "t-resume", onclick: () => this.act("pause", { on: false }) }, t("Resume"));
       return h("p", { class: "row" }, h("span", { id: "t-paused" }, t("You have paused: you are paired again once you resume.")), resume);
     }
-    if (tour.status === "playing" && tour.system === "round-robin") return h("p", { class: "muted" }, "A round robin takes no new players once started.");
-    const password = tour.private ? h("input", { type: "password", id: "t-password", placeholder: "Password", "aria-label": "The tournament's password", autocomplete: "off" }) : null;
+    if (tour.status === "playing" && tour.system === "round-robin") return h("p", { class: "muted" }, t("A round robin takes no new players once started."));
+    const password = tour.private ? h("input", { type: "password", id: "t-password", placeholder: t("Password"), "aria-label": t("The tournament's password"), autocomplete: "off" }) : null;
     const join = () => this.act("join", { password: password ? password.value : null });
-    let late = tour.status === "playing" ? " (from the next round)" : "";
-    if (tour.system === "arena" && tour.status === "playing") late = you?.withdrawn ? " again" : "";
-    return h("p", { class: "row" }, password, h("button", { type: "button", class: "primary", id: "t-join", onclick: join }, `Join${late}`));
+    let label = tour.status === "playing" ? t("Join (from the next round)") : t("Join");
+    if (tour.system === "arena" && tour.status === "playing") label = you?.withdrawn ? t("Join again") : t("Join");
+    return h("p", { class: "row" }, password, h("button", { type: "button", class: "primary", id: "t-join", onclick: join }, label));
   }
 
   podium() {
-    const t = this.t;
-    if (t.status !== "finished" || t.cancelled) return null;
-    const top = t.standings.filter((s) => s.rank <= 3).slice(0, 3);
+    const tour = this.t;
+    if (tour.status !== "finished" || tour.cancelled) return null;
+    const top = tour.standings.filter((s) => s.rank <= 3).slice(0, 3);
     const order = [top[1], top[0], top[2]].filter(Boolean);
     return h(
       "div",
-      { class: "podium", id: "t-podium", "aria-label": "Podium" },
-      order.map((s) => h("div", { class: `place-${s.rank}` }, h("div", { class: "muted" }, ["1st", "2nd", "3rd"][s.rank - 1] || ""), h("div", {}, s.name), h("div", { class: "muted" }, points(s.score)))),
+      { class: "podium", id: "t-podium", "aria-label": t("Podium") },
+      order.map((s) => h("div", { class: `place-${s.rank}` }, h("div", { class: "muted" }, PLACES[s.rank - 1] ? t(PLACES[s.rank - 1]) : ""), h("div", {}, s.name), h("div", { class: "muted" }, points(s.score)))),
     );
   }
 
   render() {
-    const t = this.t;
-    document.title = `${t.name} — Damier`;
-    const yourGame = t.you?.game ? h("p", { class: "notice", id: "t-your-game" }, "Your game is being played: ", h("a", { href: `/games/${encodeURIComponent(t.you.game)}` }, "go to your game")) : null;
-    const entrants = t.status === "coming" ? h("p", { id: "t-entrants" }, t.entrants.length ? `Entered: ${t.entrants.map((e) => e.name).join(", ")}.` : "Nobody has entered yet.") : null;
+    const tour = this.t;
+    document.title = `${tour.name} — Damier`;
+    const yourGame = tour.you?.game ? h("p", { class: "notice", id: "t-your-game" }, `${t("Your game is being played:")} `, h("a", { href: `/games/${encodeURIComponent(tour.you.game)}` }, t("go to your game"))) : null;
+    const names = tour.entrants.map((e) => e.name).join(", ");
+    const entrants = tour.status === "coming" ? h("p", { id: "t-entrants" }, tour.entrants.length ? t("Entered: {names}.", { names }) : t("Nobody has entered yet.")) : null;
+    const by = t("by {name}", { name: tour.creator });
     $("tournament").replaceChildren(
       ...[
-        h("h1", { id: "t-name" }, t.name),
-        h("p", { class: "muted" }, `${formatText(t, this.title || t.variant)} · by ${t.creator}${t.private ? " · private" : ""}`),
+        h("h1", { id: "t-name" }, tour.name),
+        h("p", { class: "muted" }, `${formatText(tour, this.title || tour.variant)} · ${by}${tour.private ? ` · ${t("private")}` : ""}`),
         this.statusLine(),
         this.podium(),
         yourGame,
         this.actions(),
         entrants,
-        t.pairings.length ? h("p", {}, h("a", { class: "button", id: "t-pdn", href: `${url}/pdn`, download: true }, "Download every game (PDN)")) : null,
+        tour.pairings.length ? h("p", {}, h("a", { class: "button", id: "t-pdn", href: `${url}/pdn`, download: true }, t("Download every game (PDN)"))) : null,
       ].filter(Boolean),
     );
     this.renderStandings();
@@ -270,7 +294,7 @@ class TournamentPage {
     this.renderBoards();
     this.renderCross();
     clearInterval(this.ticker);
-    const target = t.status === "coming" ? t.starts_at : t.status === "playing" && t.system === "arena" ? t.ends_at : null;
+    const target = tour.status === "coming" ? tour.starts_at : tour.status === "playing" && tour.system === "arena" ? tour.ends_at : null;
     if (target !== null) {
       this.ticker = setInterval(() => {
         const box = $("t-countdown");
@@ -284,39 +308,41 @@ class TournamentPage {
   }
 
   renderStandings() {
-    const t = this.t;
-    $("standings-card").hidden = t.standings.length === 0;
-    const heads = ["#", "Player", "Points", "Games", "+ = −", ...t.tie_breaks.map((b) => b.name)];
-    const rows = t.standings.map((s) =>
+    const tour = this.t;
+    $("standings-card").hidden = tour.standings.length === 0;
+    const heads = ["#", t("Player"), t("Points"), t("Games"), "+ = −", ...tour.tie_breaks.map(tieBreakName)];
+    const rows = tour.standings.map((s) =>
       h(
         "tr",
         { class: s.id === this.me ? "you" : null, "data-player": s.id },
         h("td", {}, String(s.rank)),
-        h("td", {}, s.name, s.fire ? h("span", { title: "On fire: two wins in a row, the next game counts double" }, " 🔥") : null, s.withdrawn ? h("span", { class: "muted" }, t.system === "arena" ? " (paused)" : " (withdrawn)") : null),
+        h("td", {}, s.name, s.fire ? h("span", { title: t("On fire: two wins in a row, the next game counts double") }, " 🔥") : null, s.withdrawn ? h("span", { class: "muted" }, ` ${tour.system === "arena" ? t("(paused)") : t("(withdrawn)")}`) : null),
         h("td", {}, points(s.score)),
         h("td", {}, String(s.games)),
         h("td", {}, `${s.wins} ${s.draws} ${s.losses}`),
-        t.tie_breaks.map((b) => h("td", {}, points(s.ties[b.key]))),
+        tour.tie_breaks.map((b) => h("td", {}, points(s.ties[b.key]))),
       ),
     );
+    const then = t(", then ");
+    const tieBreaks = tour.tie_breaks.map(tieBreakName).join(then);
     $("standings").replaceChildren(
       h("table", { class: "games", id: "t-standings" }, h("thead", {}, h("tr", {}, heads.map((text) => h("th", { scope: "col" }, text)))), h("tbody", {}, rows)),
-      h("p", { class: "muted" }, t.tie_breaks.length ? `Ties are parted by: ${t.tie_breaks.map((b) => b.name).join(", then ")}.` : "Players on the same points share the place."),
+      h("p", { class: "muted" }, tour.tie_breaks.length ? t("Ties are parted by: {tie_breaks}.", { tie_breaks: tieBreaks }) : t("Players on the same points share the place.")),
     );
   }
 
   renderPairings() {
-    const t = this.t;
-    $("pairings-card").hidden = t.pairings.length === 0;
-    if (t.system === "arena") {
-      $("pairings-title").textContent = "Games";
-      const boards = t.pairings.flatMap((round) => round.boards).reverse().slice(0, 50);
+    const tour = this.t;
+    $("pairings-card").hidden = tour.pairings.length === 0;
+    if (tour.system === "arena") {
+      $("pairings-title").textContent = t("Games");
+      const boards = tour.pairings.flatMap((round) => round.boards).reverse().slice(0, 50);
       $("pairings").replaceChildren(this.boardsTable(boards));
       return;
     }
-    const rounds = [...t.pairings].reverse().map((round) => {
-      const open = round.number === t.round;
-      return h("details", { open, "data-round": round.number }, h("summary", {}, `Round ${round.number}`), this.boardsTable(round.boards));
+    const rounds = [...tour.pairings].reverse().map((round) => {
+      const open = round.number === tour.round;
+      return h("details", { open, "data-round": round.number }, h("summary", {}, t("Round {n}", { n: round.number })), this.boardsTable(round.boards));
     });
     $("pairings").replaceChildren(...rounds);
   }
@@ -326,11 +352,11 @@ class TournamentPage {
     const rows = boards.map((board) => {
       const links = board.games
         .filter((g) => g.game)
-        .map((g) => h("a", { href: `/games/${encodeURIComponent(g.game)}`, class: "game-link" }, g.result ? `${g.result} ↗` : "watch"));
+        .map((g) => h("a", { href: `/games/${encodeURIComponent(g.game)}`, class: "game-link" }, g.result ? `${g.result} ↗` : t("watch")));
       let score = "";
-      if (board.kind === "bye") score = `bye (${points(board.white_points)})`;
+      if (board.kind === "bye") score = t("bye ({points})", { points: points(board.white_points) });
       else if (board.white_points !== null) score = `${points(board.white_points)} – ${points(board.black_points)}`;
-      if (board.kind === "default") score += " (by default)";
+      if (board.kind === "default") score += ` ${t("(by default)")}`;
       return h(
         "tr",
         {},
@@ -341,7 +367,7 @@ class TournamentPage {
         h("td", { class: "action" }, links.flatMap((link, i) => (i ? [" ", link] : [link]))),
       );
     });
-    const heads = [arena ? null : "Board", "White", "Black", "Score", "Games"].filter(Boolean);
+    const heads = [arena ? null : t("Board"), t("White"), t("Black"), t("Score"), t("Games")].filter(Boolean);
     return h("table", { class: "games" }, h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows));
   }
 
@@ -408,11 +434,11 @@ class TournamentPage {
   }
 
   renderCross() {
-    const t = this.t;
-    $("cross-card").hidden = t.crosstable.length === 0;
-    const heads = ["Player", ...t.crosstable.map((_, i) => String(i + 1)), "Points"];
-    const scores = Object.fromEntries(t.standings.map((s) => [s.id, s.score]));
-    const rows = t.crosstable.map((row, i) =>
+    const tour = this.t;
+    $("cross-card").hidden = tour.crosstable.length === 0;
+    const heads = [t("Player"), ...tour.crosstable.map((_, i) => String(i + 1)), t("Points")];
+    const scores = Object.fromEntries(tour.standings.map((s) => [s.id, s.score]));
+    const rows = tour.crosstable.map((row, i) =>
       h("tr", {}, h("td", {}, `${i + 1}. ${row.name}`), row.cells.map((cell) => h("td", {}, cell)), h("td", {}, points(scores[row.id]))),
     );
     $("crosstable").replaceChildren(h("table", { class: "games cross", id: "t-cross" }, h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows)));
@@ -421,7 +447,7 @@ class TournamentPage {
 
 async function start() {
   const me = await getJSON("/api/session").catch(() => null);
-  $("who").textContent = me ? `Playing as ${me.name}` : "Guest";
+  $("who").textContent = me ? t("Playing as {name}", { name: me.name }) : t("Guest");
   const page = new TournamentPage(me ? me.id : null);
   await page.poll();
   page.listen();

@@ -1,33 +1,39 @@
 // The lobby's tournaments: the coming, running and finished ones (polled), and the form
 // that creates one (for registered players). The tournament page is tournament.js.
 import { getJSON, h, postJSON, showError } from "./api.js";
+import { N_, language, t, tn } from "./i18n.js";
 
 const REFRESH_MS = 10000;
 const $ = (id) => document.getElementById(id);
-const SYSTEMS = { "round-robin": "Round robin", swiss: "Swiss", arena: "Arena" };
+const SYSTEMS = { "round-robin": N_("Round robin"), swiss: N_("Swiss"), arena: N_("Arena") };
 
 function when(seconds) {
   const date = new Date(seconds * 1000);
-  return date.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+  return date.toLocaleString(language, { dateStyle: "short", timeStyle: "short" });
 }
 
-function row(t) {
-  const link = h("a", { href: `/tournaments/${encodeURIComponent(t.id)}` }, t.name);
-  let state = `starts ${when(t.starts_at)}`;
-  if (t.status === "playing") state = t.system === "arena" ? `ends ${when(t.ends_at)}` : `round ${t.round} of ${t.rounds}`;
-  if (t.status === "finished") state = t.winner ? `won by ${t.winner}` : "cancelled";
-  let system = `${SYSTEMS[t.system]}${t.system === "swiss" ? ` ${t.rounds} rounds` : ""}`;
-  if (t.system === "arena") system += ` ${Math.round((t.ends_at - t.starts_at) / 60)} min`;
-  return h("tr", { "data-tournament": t.id }, h("td", {}, link, t.private ? " 🔒" : ""), h("td", {}, `${t.variant} · ${t.clock} · ${system}`), h("td", {}, String(t.players)), h("td", {}, state));
+function row(tour) {
+  const link = h("a", { href: `/tournaments/${encodeURIComponent(tour.id)}` }, tour.name);
+  let state = t("starts {when}", { when: when(tour.starts_at) });
+  if (tour.status === "playing") {
+    state = tour.system === "arena"
+      ? t("ends {when}", { when: when(tour.ends_at) })
+      : t("round {round} of {rounds}", { round: tour.round, rounds: tour.rounds });
+  }
+  if (tour.status === "finished") state = tour.winner ? t("won by {name}", { name: tour.winner }) : t("cancelled");
+  let system = t(SYSTEMS[tour.system] || tour.system);
+  if (tour.system === "swiss") system += ` ${tn("{n} round", "{n} rounds", tour.rounds)}`;
+  if (tour.system === "arena") system += ` ${t("{n} min", { n: Math.round((tour.ends_at - tour.starts_at) / 60) })}`;
+  return h("tr", { "data-tournament": tour.id }, h("td", {}, link, tour.private ? " 🔒" : ""), h("td", {}, `${tour.variant} · ${tour.clock} · ${system}`), h("td", {}, String(tour.players)), h("td", {}, state));
 }
 
 function list(lists) {
   const all = [...lists.playing, ...lists.coming, ...lists.finished.slice(0, 10)];
-  if (!all.length) return h("p", { class: "empty" }, "No tournaments yet.");
+  if (!all.length) return h("p", { class: "empty" }, t("No tournaments yet."));
   return h(
     "table",
     { class: "games", id: "tournament-list" },
-    h("thead", {}, h("tr", {}, ["Tournament", "Format", "Players", ""].map((x) => h("th", { scope: "col" }, x)))),
+    h("thead", {}, h("tr", {}, [t("Tournament"), t("Format"), t("Players"), ""].map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, all.map(row)),
   );
 }
@@ -52,22 +58,23 @@ async function form() {
   const [me, variants] = await Promise.all([getJSON("/api/session").catch(() => null), getJSON("/api/variants")]);
   const box = $("tournament-create");
   if (!me || me.guest) {
-    box.replaceChildren(h("p", { class: "muted" }, "Register (Account, on the left) to create a tournament."));
+    box.replaceChildren(h("p", { class: "muted" }, t("Register (Account, on the left) to create a tournament.")));
     return;
   }
   const two = variants.filter((v) => (v.players || 2) === 2);
-  const variant = select("t-variant", two.map((v) => [v.name, v.title || v.name]), "international");
-  const system = select("t-system", [["swiss", "Swiss"], ["round-robin", "Round robin"], ["double-round-robin", "Double round robin"], ["arena", "Arena"]], "swiss");
+  const variant = select("t-variant", two.map((v) => [v.name, v.title ? t(v.title) : v.name]), "international");
+  const systems = [["swiss", t("Swiss")], ["round-robin", t("Round robin")], ["double-round-robin", t("Double round robin")], ["arena", t("Arena")]];
+  const system = select("t-system", systems, "swiss");
   const rounds = h("input", { id: "t-rounds", type: "number", min: 1, max: 30, value: 5 });
   const minutes = h("input", { id: "t-minutes", type: "number", min: 5, max: 720, value: 30 });
-  const games = select("t-games", [["1", "One game"], ["2", "Two games, colours swapped"]], "1");
+  const games = select("t-games", [["1", t("One game")], ["2", t("Two games, colours swapped")]], "1");
   const clock = select("t-clock", ["3+2", "5+3", "10+5", "15+10"].map((c) => [c, c]), "5+3");
   const starts = h("input", { id: "t-starts", type: "number", min: 0, max: 43200, value: 10 });
-  const name = h("input", { id: "t-title", maxlength: 80, required: true, placeholder: "Name of the tournament" });
-  const password = h("input", { id: "t-new-password", type: "password", maxlength: 128, autocomplete: "new-password", placeholder: "(none: anyone may join)" });
-  const roundsField = field("Rounds", rounds);
-  const minutesField = field("Minutes", minutes);
-  const gamesField = field("Each pairing plays", games);
+  const name = h("input", { id: "t-title", maxlength: 80, required: true, placeholder: t("Name of the tournament") });
+  const password = h("input", { id: "t-new-password", type: "password", maxlength: 128, autocomplete: "new-password", placeholder: t("(none: anyone may join)") });
+  const roundsField = field(t("Rounds"), rounds);
+  const minutesField = field(t("Minutes"), minutes);
+  const gamesField = field(t("Each pairing plays"), games);
   const sync = () => {
     roundsField.hidden = system.value !== "swiss";
     minutesField.hidden = system.value !== "arena";
@@ -101,11 +108,11 @@ async function form() {
     h(
       "form",
       { class: "stack tournament-form", id: "tournament-form", onsubmit: submit },
-      field("Name", name),
-      h("div", { class: "row" }, field("Variant", variant), field("Clock", clock)),
-      h("div", { class: "row" }, field("System", system), roundsField, minutesField, gamesField),
-      h("div", { class: "row" }, field("Starts in (minutes)", starts), field("Password", password)),
-      h("button", { type: "submit", class: "primary", id: "tournament-create-button" }, "Create tournament"),
+      field(t("Name"), name),
+      h("div", { class: "row" }, field(t("Variant"), variant), field(t("Clock"), clock)),
+      h("div", { class: "row" }, field(t("System"), system), roundsField, minutesField, gamesField),
+      h("div", { class: "row" }, field(t("Starts in (minutes)"), starts), field(t("Password"), password)),
+      h("button", { type: "submit", class: "primary", id: "tournament-create-button" }, t("Create tournament")),
     ),
   );
 }
