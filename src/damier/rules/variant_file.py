@@ -37,7 +37,7 @@ import os
 import re
 import tomllib
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -56,18 +56,16 @@ from damier.rules.description import (
     Topology,
     Variant,
 )
-from damier.rules.variant_schema import (
-    DRAW_RULE_KINDS,
-    NAMED_DRAW_RULES,
-    TABLES,
+from damier.rules.variant_errors import (
+    DocumentLines,
     Path,
-    VariantDocument,
-    describe_error,
+    VariantFileError,
     known,
     one_of,
     quote,
     where,
 )
+from damier.rules.variant_schema import DRAW_RULE_KINDS, NAMED_DRAW_RULES, TABLES, VariantDocument
 from damier.rules.variants import get_variant
 
 RADIAL_AREA = (8, 4)
@@ -96,36 +94,6 @@ _DIRECTION_FIELDS = (
     ("kings", "captures", "king_captures"),
 )
 _FIELDS = dataclasses.fields(Variant)
-
-
-class VariantFileError(ValueError):
-    """A variant file that cannot be read or does not describe a playable variant.
-
-    The message starts with the file and, when known, the line (and column) at fault.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        source: str = "<string>",
-        line: int | None = None,
-        column: int | None = None,
-    ) -> None:
-        self.message = message
-        """What is wrong, without the position."""
-        self.source = source
-        """The file name (or ``"<string>"``)."""
-        self.line = line
-        """1-based line of the offending key, or None when it cannot be placed."""
-        self.column = column
-        """1-based column, known only for TOML syntax errors."""
-        where = source
-        if line is not None:
-            where += f", line {line}"
-            if column is not None:
-                where += f", column {column}"
-        super().__init__(f"{where}: {message}")
 
 
 # --------------------------------------------------------------------------- public API
@@ -273,95 +241,6 @@ def _value_toml(value: object) -> str:
     raise TypeError(f"cannot write {value!r} in a variant file")  # pragma: no cover
 
 
-# --------------------------------------------------------------------------- line index
-
-_KEY_PART = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
-_DOTTED = rf"{_KEY_PART}(?:\s*\.\s*{_KEY_PART})*"
-_ARRAY_HEADER = re.compile(rf"\s*\[\[\s*({_DOTTED})\s*\]\]\s*(?:#.*)?$")
-_HEADER = re.compile(rf"\s*\[\s*({_DOTTED})\s*\]\s*(?:#.*)?$")
-_KEY = re.compile(rf"\s*({_DOTTED})\s*=")
-
-
-def _split_key(dotted: str) -> tuple[str, ...]:
-    parts = re.findall(_KEY_PART, dotted)
-    return tuple(part[1:-1] if part[0] in "\"'" else part for part in parts)
-
-
-def _bracket_depth(text: str) -> int:
-    """Open ``[`` minus closed ``]`` in a line of TOML, outside strings and comments."""
-    depth, quote, escaped = 0, "", False
-    for char in text:
-        if quote:
-            if escaped:
-                escaped = False
-            elif char == "\\" and quote == '"':
-                escaped = True
-            elif char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char == "#":
-            break
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-    return depth
-
-
-def _index_lines(text: str) -> tuple[dict[Path, int], list[tuple[Path, int]]]:
-    """The line of each table header and key (first occurrence), and any path given twice.
-
-    A light scan, not a parser: tomllib has already accepted the text (or will report its
-    own position), so it only needs to find lines, not to judge them.
-    """
-    positions: dict[Path, int] = {}
-    repeated: list[tuple[Path, int]] = []
-    table: Path = ()
-    arrays: dict[Path, int] = {}
-    multiline = ""  # the delimiter of a multi-line string being skipped
-    depth = 0  # open brackets of a multi-line array or inline table being skipped
-    for number, line in enumerate(text.splitlines(), start=1):
-        if multiline:
-            if line.count(multiline) % 2 == 1:
-                multiline = ""
-            continue
-        if depth > 0:
-            depth += _bracket_depth(line)
-            continue
-        match = _ARRAY_HEADER.match(line)
-        if match:
-            parts = _split_key(match.group(1))
-            arrays[parts] = arrays.get(parts, -1) + 1
-            table = (*parts, arrays[parts])
-            positions.setdefault(table, number)
-            positions.setdefault(parts, number)
-            continue
-        match = _HEADER.match(line)
-        if match:
-            table = _split_key(match.group(1))
-            if table in positions:
-                repeated.append((table, number))
-            positions.setdefault(table, number)
-            continue
-        match = _KEY.match(line)
-        if match:
-            parts = _split_key(match.group(1))
-            path = (*table, *parts)
-            if path in positions:
-                repeated.append((path, number))
-            for end in range(1, len(parts) + 1):  # a.b = 1 also places the table a
-                positions.setdefault((*table, *parts[:end]), number)
-            rest = line[match.end() :]
-            for delimiter in ('"""', "'''"):
-                if rest.count(delimiter) % 2 == 1:
-                    multiline = delimiter
-                    break
-            else:
-                depth = max(_bracket_depth(rest), 0)
-    return positions, repeated
-
-
 def _either(words: Sequence[str]) -> str:
     """``["W", "B", "R"]`` -> ``"W, B or R"``."""
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
@@ -370,62 +249,8 @@ def _either(words: Sequence[str]) -> str:
 # --------------------------------------------------------------------------- reading
 
 
-class _Reader:
+class _Reader(DocumentLines):
     """Turns one checked document into a Variant, placing every error on its line."""
-
-    def __init__(self, text: str, source: str) -> None:
-        self.text = text
-        self.source = source
-        self.positions, self.repeated = _index_lines(text)
-
-    # -- errors
-
-    def line(self, path: Path) -> int | None:
-        """The line of ``path``, or of the nearest enclosing table found in the text."""
-        while path:
-            if path in self.positions:
-                return self.positions[path]
-            path = path[:-1]
-        return None
-
-    def fail(self, path: Path, message: str) -> NoReturn:
-        raise VariantFileError(message, source=self.source, line=self.line(path))
-
-    def syntax_error(self, error: tomllib.TOMLDecodeError) -> VariantFileError:
-        text = str(error)
-        match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", text)
-        if match:
-            return VariantFileError(
-                f"not valid TOML: {text[: match.start()]}",
-                source=self.source,
-                line=int(match.group(1)),
-                column=int(match.group(2)),
-            )
-        message = re.sub(r"\s*\(at end of document\)$", "", text)
-        if self.repeated:  # tomllib places "Cannot overwrite a value" at the end
-            path, line = self.repeated[0]
-            what = where(path) if path else "a key"
-            return VariantFileError(
-                f"not valid TOML: {what} is given twice", source=self.source, line=line
-            )
-        return VariantFileError(
-            f"not valid TOML: {message} (at the end of the file)",
-            source=self.source,
-            line=max(self.text.count("\n") + (0 if self.text.endswith("\n") else 1), 1),
-        )
-
-    def schema_error(self, error: ValidationError) -> VariantFileError:
-        """The first of pydantic's errors in the file's order (a file fixed one error at a
-        time reads top to bottom)."""
-        problems = []
-        for details in error.errors(include_url=False):
-            path, message = describe_error(details)
-            problems.append((details["type"] == "missing", self.line(path), message))
-        # A missing key is placed on its table's line, above any misspelling of it: last.
-        _, line, message = min(problems, key=lambda p: (p[0], p[1] is None, p[1] or 0))
-        return VariantFileError(message, source=self.source, line=line)
-
-    # -- the document
 
     def variant(self, file: VariantDocument, document: dict[str, Any]) -> Variant:
         """The variant of a file that fits the schema; ``document`` is what tomllib read,

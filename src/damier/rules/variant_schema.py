@@ -9,20 +9,17 @@ base the default of ``Variant``.
 
 These models check a file on its own. What depends on the base variant (the board, the
 players and the start position a file inherits) is checked by
-:mod:`damier.rules.variant_file` once the file and its base are merged.
-:func:`describe_error` turns a pydantic error into one sentence a user can act on.
+:mod:`damier.rules.variant_file` once the file and its base are merged, and
+:mod:`damier.rules.variant_errors` words each pydantic error as one sentence. A
+validator's own message names the value's place as ``{where}``, filled in there.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
-import re
-from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, get_args
 
-import annotated_types
 from pydantic import (
     AfterValidator,
     BaseModel,
@@ -34,7 +31,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
-from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_core import PydanticCustomError
 
 from damier.rules import draws
 from damier.rules.description import (
@@ -83,9 +80,6 @@ DIRECTION_SHORTHANDS: dict[str, frozenset[Direction]] = {
     "orthogonal": ORTHOGONAL,
 }
 
-Path = tuple[str | int, ...]
-"""Where a value sits in the document: table names, array indexes, then the key."""
-
 if TYPE_CHECKING:  # Literal types of names known at run time; to mypy they are strings
     PlayerName = str
     DirectionName = str
@@ -100,7 +94,7 @@ def _distinct(names: list[Any]) -> list[Any]:
     for index, name in enumerate(names):
         if name in names[:index]:
             raise PydanticCustomError(
-                "listed_twice", "{name} is listed twice in {where}", {"name": quote(name)}
+                "listed_twice", "{name} is listed twice in {where}", {"name": json.dumps(name)}
             )
     return names
 
@@ -128,6 +122,10 @@ Count = Annotated[StrictInt, Field(ge=0)]
 Positive = Annotated[StrictInt, Field(ge=1)]
 Directions = Annotated[list[DirectionName], AfterValidator(_distinct), AfterValidator(_directions)]
 """Directions (and shorthands) listed once each; read as the set of directions."""
+Teams = Annotated[
+    list[Annotated[list[PlayerName], AfterValidator(_distinct)]], AfterValidator(_player_numbers)
+]
+"""Lists of player names; read as player numbers."""
 
 
 class _Table(BaseModel):
@@ -247,13 +245,7 @@ class HooksTable(_Switches):
 class MultiplayerTable(_Switches):
     """``[multiplayer]``: 3 or more players only (RULES.md 12.2)."""
 
-    teams: (
-        Annotated[
-            list[Annotated[list[PlayerName], AfterValidator(_distinct)]],
-            AfterValidator(_player_numbers),
-        ]
-        | None
-    ) = Field(
+    teams: Teams | None = Field(
         None,
         description='a list of teams, each a list of player names (e.g. [["white", "red"], '
         '["black", "green"]])',
@@ -357,6 +349,15 @@ class QuietRoundsTable(_DrawRuleTable):
         return f"{rule.rounds} rounds without a capture or a man move"
 
 
+DrawRuleTable = Annotated[
+    RepetitionTable
+    | QuietMovesTable
+    | EndgameTable
+    | StableMaterialTable
+    | BareMaterialTable
+    | QuietRoundsTable,
+    Field(discriminator="kind"),
+]
 DRAW_RULE_TABLES = {
     get_args(table.model_fields["kind"].annotation)[0]: table
     for table in _DrawRuleTable.__subclasses__()
@@ -375,20 +376,7 @@ class DrawsTable(_Table):
     """
 
     rules: DrawSetName | None = None
-    rule: (
-        list[
-            Annotated[
-                RepetitionTable
-                | QuietMovesTable
-                | EndgameTable
-                | StableMaterialTable
-                | BareMaterialTable
-                | QuietRoundsTable,
-                Field(discriminator="kind"),
-            ]
-        ]
-        | None
-    ) = None
+    rule: list[DrawRuleTable] | None = None
 
     @field_validator("rule", mode="before")
     @classmethod
@@ -448,190 +436,3 @@ def _table_in(annotation: Any) -> type[_Table]:
 
 TABLES = {name: _table_in(field.annotation) for name, field in VariantDocument.model_fields.items()}
 """Table name -> its model, in the order a written file gives them."""
-
-
-# --------------------------------------------------------------------------- errors
-
-
-def describe_error(error: ErrorDetails) -> tuple[Path, str]:
-    """Where in the document a pydantic error is, and what is wrong, in one sentence."""
-    kind, value, ctx = error["type"], error["input"], error.get("ctx", {})
-    table_error = kind in _TABLE_TYPES or kind.startswith("union_tag_")
-    path, tag, in_item = _document_path(error["loc"], keep_index=table_error)
-    if kind == "union_tag_not_found":
-        return path, f"{where(path)} needs a kind: {known(DRAW_RULE_TABLES)}"
-    if kind == "union_tag_invalid":  # the kind of a [[draws.rule]]
-        path, value = (*path, "kind"), value["kind"]
-    here = where(path)
-    if "{where}" in error["msg"]:  # one of this module's own errors
-        return path, error["msg"].replace("{where}", here)
-    if kind == "extra_forbidden":
-        return path, _unknown_key(path, tag, value)
-    if kind == "missing":
-        return path[:-1], _missing(path, tag)
-    if kind in ("enum", "literal_error", "union_tag_invalid"):
-        names = re.findall(r"'([^']*)'", ctx.get("expected") or ctx["expected_tags"])
-        return path, one_of(here, value, names, in_list=in_item)
-    field = _field_at(path, tag)
-    if field is not None and field.description:
-        return path, f"{here} must be {field.description}, not {describe(value)}" + (
-            " in it" if in_item else ""
-        )
-    if kind in ("greater_than_equal", "less_than_equal"):
-        return path, f"{here} must be {_bounds(field, ctx)}, not {value}"
-    if kind in _TABLE_TYPES:
-        hint = f" (a line {here} followed by its keys)" if len(path) == 1 else ""
-        return path, f"{here} must be a table{hint}, not {describe(value)}"
-    if kind in _EXPECTED:
-        return path, f"{here} must be {_EXPECTED[kind]}, not {describe(value)}"
-    return path, f"{here}: {error['msg']}"
-
-
-_TABLE_TYPES = ("model_type", "model_attributes_type", "dict_type")
-_EXPECTED = {
-    "string_type": "a string",
-    "bool_type": "true or false",
-    "int_type": "a whole number",
-    "list_type": "a list",
-    "tuple_type": "a list",
-}
-"""What a value of the wrong type should have been, by pydantic error type."""
-
-
-def _document_path(loc: Path, *, keep_index: bool) -> tuple[Path, str | None, bool]:
-    """A pydantic location as a path into the document: the [[draws.rule]] kind pydantic
-    puts after a rule's index taken out, and a list's item index dropped (the error is
-    placed on the list). Also returns that kind, and whether an index was dropped."""
-    path: list[str | int] = []
-    tag = None
-    tables = 0  # the path's length to the last [[draws.rule]] index
-    for step in loc:
-        if isinstance(step, str) and path and isinstance(path[-1], int) and tag is None:
-            tag, tables = step, len(path)
-        else:
-            path.append(step)
-    in_item = False
-    while not keep_index and len(path) > tables and isinstance(path[-1], int):
-        path.pop()
-        in_item = True
-    return tuple(path), tag, in_item
-
-
-def _table_at(path: Path, tag: str | None) -> type[_Table]:
-    if tag is not None:
-        return DRAW_RULE_TABLES[tag]
-    return TABLES[str(path[0])] if path else VariantDocument
-
-
-def _keys(table: type[_Table]) -> dict[str, Any]:
-    """A table's keys as a file writes them, with their pydantic fields."""
-    return {field.alias or name: field for name, field in table.model_fields.items()}
-
-
-def _field_at(path: Path, tag: str | None) -> Any:
-    return _keys(_table_at(path[:-1], tag)).get(str(path[-1])) if path else None
-
-
-def _unknown_key(path: Path, tag: str | None, value: object) -> str:
-    key = str(path[-1])
-    names = list(_keys(_table_at(path[:-1], tag)))
-    if len(path) > 1:
-        return (
-            f"unknown key {quote(key)} in {where(path[:-1])}{_suggest(key, names)}; "
-            f"known keys: {known(names)}"
-        )
-    if isinstance(value, dict):
-        message = f"unknown table [{key}]{_suggest(key, names)}"
-    else:
-        message = (
-            f"unknown key {quote(key)} at the top of the file{_suggest(key, names)}; "
-            "every key belongs in a table"
-        )
-    return f"{message}; known tables: {', '.join(names)}"
-
-
-def _missing(path: Path, tag: str | None) -> str:
-    key = str(path[-1])
-    if tag is not None:
-        return f"a {tag} rule needs {key}"
-    if len(path) == 1:
-        needed = [
-            _example(name, field)
-            for name, field in _keys(TABLES[key]).items()
-            if field.is_required()
-        ]
-        return f"the file needs a [{key}] table with at least {', '.join(needed)}"
-    field = _field_at(path, tag)
-    example = f", e.g. {_example(key, field)}" if field.examples else ""
-    return f"{where(path[:-1])} needs {key}{example}"
-
-
-def _example(key: str, field: Any) -> str:
-    return f"{key} = {quote(field.examples[0])}" if field.examples else key
-
-
-def _bounds(field: Any, ctx: dict[str, Any]) -> str:
-    low, high = ctx.get("ge"), ctx.get("le")
-    for bound in field.metadata if field is not None else ():
-        if isinstance(bound, annotated_types.Ge):
-            low = bound.ge
-        elif isinstance(bound, annotated_types.Le):
-            high = bound.le
-    if low is not None and high is not None:
-        return f"between {low} and {high}"
-    return f"at least {low}" if low is not None else f"at most {high}"
-
-
-def one_of(here: str, value: object, names: Sequence[str], *, in_list: bool = False) -> str:
-    """The error for ``value`` at ``here`` (or in the list at ``here``) not in ``names``."""
-    if not isinstance(value, str):
-        verb = "list some of" if in_list else "be one of"
-        return f"{here} must {verb} {known(names)}, not {describe(value)}"
-    if in_list:
-        return f"unknown {quote(value)} in {here}{_suggest(value, names)}; known: {known(names)}"
-    return f"{here} must be one of {known(names)}, not {quote(value)}{_suggest(value, names)}"
-
-
-# --------------------------------------------------------------------------- wording
-
-
-def where(path: Path) -> str:
-    """``path`` as a person reads it: ``[kings] range``, ``[[draws.rule]] #2 limit``."""
-    tables = [part for part in path[:-1] if isinstance(part, str)]
-    index = next((part for part in path if isinstance(part, int)), None)
-    key = path[-1]
-    if isinstance(key, int):
-        return f"[[{'.'.join(tables)}]] #{key + 1}"
-    if not tables:
-        return f"[{key}]"
-    head = f"[[{'.'.join(tables)}]] #{index + 1}" if index is not None else f"[{'.'.join(tables)}]"
-    return f"{head} {key}"
-
-
-def quote(text: str) -> str:
-    """``text`` as a TOML basic string (JSON's escapes are TOML's)."""
-    return json.dumps(text, ensure_ascii=False)
-
-
-def describe(value: object) -> str:
-    """What a value of the wrong type is, for an error message."""
-    if isinstance(value, bool):
-        return f"the boolean {'true' if value else 'false'}"
-    if isinstance(value, int | float):
-        return f"the number {value}"
-    if isinstance(value, str):
-        return f"the string {quote(value)}"
-    if isinstance(value, list):
-        return f"the list {json.dumps(value, ensure_ascii=False)}"
-    if isinstance(value, dict):
-        return "a table"
-    return f"a {type(value).__name__}"
-
-
-def known(names: Iterable[str]) -> str:
-    return ", ".join(quote(name) for name in names)
-
-
-def _suggest(word: str, names: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, names, n=1)
-    return f" (did you mean {quote(close[0])}?)" if close else ""
