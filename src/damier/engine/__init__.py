@@ -114,6 +114,18 @@ def mate_in(score: int) -> int | None:
     return plies if score > 0 else -plies
 
 
+def clock_times(
+    remaining: float, increment: float = 0.0, moves_to_go: int | None = None
+) -> tuple[float, float]:
+    """(the time to aim at, the most to spend) for a move with ``remaining`` on the clock:
+    :func:`time_budget`, and up to three times it within 40% of what is left (a per-move
+    clock: all of it). Give them to :meth:`Engine.search` as ``target`` and ``time``."""
+    target = time_budget(remaining, increment, moves_to_go)
+    if moves_to_go == 1:
+        return target, target
+    return target, max(target, min(3 * target, remaining * 0.4))
+
+
 def time_budget(remaining: float, increment: float = 0.0, moves_to_go: int | None = None) -> float:
     """Seconds to spend on a move with ``remaining`` on the clock (sudden death or
     increment); a per-move clock passes its time per move as ``remaining`` with
@@ -221,16 +233,20 @@ class Engine:
         nodes: int | None = None,
         multipv: int = 1,
         book: bool = True,
+        target: float | None = None,
     ) -> SearchResult:
         """The best move with its score and principal variation.
 
         Limits: ``time`` (seconds), ``depth`` (plies), ``nodes``; the level's bounds apply
         too. With no limit at all the level's own bounds decide. ``multipv`` above 1 fills
         :attr:`Info.lines` with that many best lines (exact scores, so a slower search).
-        ``book=False``: search even a position of the engine's opening book.
+        ``book=False``: search even a position of the engine's opening book. ``target``:
+        the time a game's clock allows the move (:func:`clock_times`); the search spends
+        less when its best move stays the same iteration after iteration and more, up to
+        ``time``, when it changes or its score falls.
         """
         last = None
-        for info in self._iterate(board, time, depth, nodes, multipv, book):
+        for info in self._iterate(board, time, depth, nodes, multipv, book, target):
             last = info
         assert last is not None
         return last
@@ -244,15 +260,16 @@ class Engine:
         nodes: int | None = None,
         multipv: int = 1,
         book: bool = True,
+        target: float | None = None,
     ) -> Generator[Info, None, None]:
         """The search's information after every iteration, as it comes (the search runs
-        in a background thread; :meth:`stop` ends it); ``multipv`` and ``book`` as in
-        :meth:`search`."""
+        in a background thread; :meth:`stop` ends it); ``multipv``, ``book`` and
+        ``target`` as in :meth:`search`."""
         channel: queue.Queue[Info | BaseException | None] = queue.Queue()
 
         def work() -> None:
             try:
-                for info in self._iterate(board, time, depth, nodes, multipv, book):
+                for info in self._iterate(board, time, depth, nodes, multipv, book, target):
                     channel.put(info)
             except BaseException as error:  # handed to the consumer
                 channel.put(error)
@@ -279,6 +296,7 @@ class Engine:
         nodes: int | None,
         multipv: int = 1,
         book: bool = True,
+        target: float | None = None,
     ) -> Iterator[Info]:
         if get_variant(board.variant) != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
@@ -292,7 +310,7 @@ class Engine:
             if self._multi is not None:
                 infos = self._multi.iterate(board, time, depth, nodes, multipv)
             else:
-                infos = self._root(board, time, depth, nodes, multipv)
+                infos = self._root(board, time, depth, nodes, multipv, target)
             for info in infos:
                 if multipv > 1 and not info.lines and info.pv:  # a forced move: one line
                     info = replace(info, lines=(info,))
@@ -316,6 +334,7 @@ class Engine:
         depth: int | None,
         nodes: int | None,
         multipv: int,
+        target: float | None = None,
     ) -> Iterator[Info]:
         level = self.level
         max_depth = min(depth or level.depth, level.depth, MAX_PLY - 8)
@@ -345,12 +364,34 @@ class Engine:
         try:
             if helped and count > 1:
                 self._helpers.start(self._tables, board, key, max_depth, self._pst, self._extra)
-            yield from self._deepen(
-                board, sq, player, key, rows, moves, max_depth, started, multipv
-            )
+            infos = self._deepen(board, sq, player, key, rows, moves, max_depth, started, multipv)
+            yield from infos if target is None else self._within(infos, target, started)
         finally:
             timer.cancel()
             self._helpers.stop()
+
+    def _within(self, infos: Iterator[Info], target: float, started: float) -> Iterator[Info]:
+        """``infos``, stopped once the next iteration would end past ``target``, which the
+        iterations' history stretches: a best move that has held for four iterations is
+        played at 60% of it; a best move that changed in the last iteration, or a score
+        that fell by a quarter of a man, is given 160% (the hard limit stays ``time``).
+        An iteration costs about as much as all those before it, so the next one is begun
+        only before half the allowance."""
+        best: Move | None = None
+        held, score = 0, None
+        for info in infos:
+            yield info
+            if info.depth == 0:
+                continue
+            held = held + 1 if info.best_move == best else 0
+            stretch = 0.6 if held >= 3 else 1.0
+            if (best is not None and info.best_move != best) or (
+                score is not None and info.score < score - 25
+            ):
+                stretch = 1.6
+            best, score = info.best_move, info.score
+            if clock.perf_counter() - started > 0.5 * target * stretch:
+                return
 
     def _deepen(
         self,

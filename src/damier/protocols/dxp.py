@@ -51,7 +51,7 @@ from damier import __version__
 from damier.board import Board
 from damier.board import Move as BoardMove
 from damier.compiled import load_engine
-from damier.engine import Engine, time_budget
+from damier.engine import Engine, clock_times
 from damier.game import Game, Result
 from damier.notation.pdn import write_pdn
 
@@ -734,9 +734,9 @@ class DxpSession:
                     game.adjudicate(None, f"the {moves} moves of GAMEREQ are played")
                     break
                 if game.turn == us:
-                    seconds = self._think_time(game, us, used[us], minutes, moves)
+                    target, seconds = self._think_time(game, used[us], minutes, moves)
                     began = time.monotonic()
-                    info = engine.search(game.board, time=seconds)
+                    info = engine.search(game.board, time=seconds, target=target)
                     spent = time.monotonic() - began
                     used[us] += spent
                     if info.best_move is None:  # the referee would have ended the game
@@ -779,16 +779,20 @@ class DxpSession:
                 self.log(f"result * ({record.reason})")
         return record
 
-    def _think_time(self, game: Game, us: int, used: float, minutes: int, moves: int) -> float:
+    def _think_time(
+        self, game: Game, used: float, minutes: int, moves: int
+    ) -> tuple[float | None, float]:
+        """(the time to aim at on a game clock, or None; the most to spend) for our move."""
         remaining = minutes * 60 - used if minutes else math.inf
+        target: float | None = None
         if self.seconds is not None:
             seconds = self.seconds
         elif minutes:
             to_go = max(1, moves - game.ply // 2) if moves else None
-            seconds = time_budget(max(remaining, 0.05), 0.0, to_go)
+            target, seconds = clock_times(max(remaining, 0.05), 0.0, to_go)
         else:
             seconds = 1.0
-        return max(0.01, min(seconds, remaining * 0.9))
+        return target, max(0.01, min(seconds, remaining * 0.9))
 
     def _peer_limit(self, used: float, minutes: int) -> float | None:
         if minutes:

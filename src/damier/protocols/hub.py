@@ -36,7 +36,7 @@ from damier import __version__
 from damier.board import Board, Move
 from damier.compiled import Progress, Warmup, engine_warmup
 from damier.egtb.auto import building as egtb_building
-from damier.engine import MAX_THREADS, Engine, Info, time_budget
+from damier.engine import MAX_THREADS, Engine, Info, clock_times
 from damier.errors import IllegalMoveError
 from damier.kernel.jit import watch_compilation
 from damier.rules import Variant, get_variant
@@ -299,19 +299,20 @@ class HubEngine:
         self._load("waiting for the engine's compiled code to load; the clock starts after")
         engine = self._engine()
         seconds: float | None = limits.move_time
+        target: float | None = None
         if limits.remaining is not None:
-            seconds = time_budget(limits.remaining, limits.increment, limits.moves_to_go)
+            target, seconds = clock_times(limits.remaining, limits.increment, limits.moves_to_go)
         # An analysis or a ponder wants a search, not the book's answer.
         book = not limits.infinite and mode == "think"
         if not book:
-            seconds = 3600.0 * 24
+            seconds, target = 3600.0 * 24, None
         with watch_compilation() as compiled:
-            best = self._search(engine, board, limits, seconds, stop, book)
+            best = self._search(engine, board, limits, (target, seconds), stop, book)
         if best is not None and best.depth == 0 and compiled.count and len(board.legal_moves) > 1:
             # Compiling ate the time of the search (code no warm-up foresaw): not a move to
             # play unsearched. The code is compiled now: search again.
             self._say("the search's time went into compiling: searching again")
-            best = self._search(engine, board, limits, seconds, stop, book)
+            best = self._search(engine, board, limits, (target, seconds), stop, book)
         done = "done"
         if best is not None and best.best_move is not None:
             ponder = f" ponder={hub_move(best.pv[1])}" if len(best.pv) > 1 else ""
@@ -325,16 +326,18 @@ class HubEngine:
         engine: Engine,
         board: Board,
         limits: Limits,
-        seconds: float | None,
+        times: tuple[float | None, float | None],
         stop: threading.Event,
         book: bool,
     ) -> Info | None:
-        """One search, its iterations written as ``info`` lines; returns the last."""
+        """One search, its iterations written as ``info`` lines; returns the last.
+        ``times``: the time to aim at (on a game clock) and the most to spend."""
         best = None
         multipv = self.multipv
         for info in engine.analyse(
             board,
-            time=seconds,
+            target=times[0],
+            time=times[1],
             depth=limits.depth,
             nodes=limits.nodes,
             multipv=multipv,
