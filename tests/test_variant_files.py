@@ -723,7 +723,10 @@ def test_unreadable_files(tmp_path: Path) -> None:
         load_variant_file(latin1)
 
 
-WRONG_VALUES = ["1", "-1", "99", "1.5", "true", '"x"', '"W:W1"', "[]", '["x"]', "[1]", "{}"]
+WRONG_VALUES = [
+    *("1", "-1", "99", "1.5", "true", '"x"', '"W:W1"', "[]", '["x"]', "[1]", "{}"),
+    *("1979-05-27", "[1979-05-27]"),  # TOML dates: no JSON, no string
+]
 
 
 @pytest.mark.parametrize(

@@ -368,7 +368,7 @@ def describe(value: object) -> str:
     if isinstance(value, str):
         return f"the string {quote(value)}"
     if isinstance(value, list):
-        return f"the list {json.dumps(value, ensure_ascii=False)}"
+        return f"the list {json.dumps(value, ensure_ascii=False, default=str)}"
     if isinstance(value, dict):
         return "a table"
     return f"a {type(value).__name__}"
