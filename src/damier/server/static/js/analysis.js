@@ -310,7 +310,7 @@ function renderEngine() {
         "li",
         { class: "engine-line" },
         h("span", { class: "score" }, scoreText(line)),
-        h("span", { class: "depth muted" }, `d${line.depth}`),
+        h("span", { class: "depth muted" }, line.book ? t("book") : `d${line.depth}`),
         h(
           "button",
           {
@@ -357,6 +357,7 @@ function engineStart() {
       fen: page.tree.root.fen,
       moves: page.tree.notations(page.current),
       lines: LINES,
+      book: $("engine-book").checked,
     }),
   );
 }
@@ -571,6 +572,7 @@ function listen() {
     if (page.engineOn) engineStart();
     else engineStop();
   };
+  $("engine-book").onchange = () => engineStart();
   $("share").onclick = share;
   $("pdn-open").onclick = () => openPdn($("pdn").value);
   $("pdn-file").onchange = async () => {
