@@ -176,3 +176,15 @@ def test_a_multi_player_board_in_the_editor_and_with_the_engine(people: Contexts
     assert set(firsts) <= {m.notation for m in board.legal_moves}
     page.locator("#engine-lines .pv").first.click()  # plays the engine's move
     expect(page.locator("#moves .tree-move")).to_have_text([f"1. {firsts[0]}"])
+
+
+def test_the_opening_book_answers_until_switched_off(people: Contexts) -> None:
+    page = people.page()
+    open_board(page)
+    page.check("#engine-on")
+    depths = page.locator("#engine-lines .depth")
+    expect(depths.first).to_have_text("book")  # the start is in the book: answered at once
+    expect(page.locator("#engine-status")).to_contain_text("done")
+    page.uncheck("#engine-book")
+    expect(depths.first).to_have_text(re.compile(r"^d\d+$"))  # searched now
+    expect(page.locator("#engine-lines li.engine-line")).to_have_count(3)
