@@ -13,6 +13,7 @@ import json
 import re
 import tomllib
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 from typing import Any, NoReturn
 
 import annotated_types
@@ -61,13 +62,18 @@ class DocumentLines:
     def __init__(self, text: str, source: str) -> None:
         self.text = text
         self.source = source
-        self.positions, self.repeated = _index_lines(text)
+
+    @cached_property
+    def index(self) -> tuple[dict[Path, int], list[tuple[Path, int]]]:
+        """The scan of :func:`_index_lines`, made only for a file with an error."""
+        return _index_lines(self.text)
 
     def line(self, path: Path) -> int | None:
         """The line of ``path``, or of the nearest enclosing table found in the text."""
+        positions = self.index[0]
         while path:
-            if path in self.positions:
-                return self.positions[path]
+            if path in positions:
+                return positions[path]
             path = path[:-1]
         return None
 
@@ -85,8 +91,9 @@ class DocumentLines:
                 column=int(match.group(2)),
             )
         message = re.sub(r"\s*\(at end of document\)$", "", text)
-        if self.repeated:  # tomllib places "Cannot overwrite a value" at the end
-            path, line = self.repeated[0]
+        repeated = self.index[1]
+        if repeated:  # tomllib places "Cannot overwrite a value" at the end
+            path, line = repeated[0]
             what = where(path) if path else "a key"
             return VariantFileError(
                 f"not valid TOML: {what} is given twice", source=self.source, line=line

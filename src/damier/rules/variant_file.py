@@ -520,15 +520,8 @@ class _Reader(DocumentLines):
                     f"{quote(PLAYER_NAMES[first])}",
                 )
             values["start_fen"] = fen
-        else:
-            if "first_player" in table:
-                fen_path = (*path, "first_player")
-            elif ("board",) in self.positions:
-                fen_path = ("board",)
-            else:
-                fen_path = ("variant", "base")
-            if first is not None:
-                values["start_fen"] = letters[first] + values["start_fen"].lstrip()[1:]
+        elif first is not None:
+            values["start_fen"] = letters[first] + values["start_fen"].lstrip()[1:]
         origin = base.name if base is not None else "the base variant"
         variant = Variant(**values)
         try:
@@ -537,7 +530,7 @@ class _Reader(DocumentLines):
             if "fen" in table:
                 self.fail(fen_path, f"[setup] fen does not fit the board: {error}")
             self.fail(
-                fen_path,
+                self.start_origin(table),
                 f"the start position of {origin} ({variant.start_fen}) does not fit this "
                 f"board: {error}; give the start position with [setup] fen",
             )
@@ -546,7 +539,15 @@ class _Reader(DocumentLines):
             if not any(code in (2 * player + 1, 2 * player + 2) for code in codes):
                 hint = "" if "fen" in table else f" (it is {origin}'s); give it with [setup] fen"
                 self.fail(
-                    fen_path,
+                    self.start_origin(table),
                     f"the start position gives {letter} ({PLAYER_NAMES[player]}) no pieces{hint}",
                 )
         return variant
+
+    def start_origin(self, table: dict[str, Any]) -> Path:
+        """Where the start position comes from: [setup] fen, else the first_player that
+        rewrote the base's, else the [board] that changed the base's board, else the base."""
+        for key in ("fen", "first_player"):
+            if key in table:
+                return ("setup", key)
+        return ("board",) if self.line(("board",)) is not None else ("variant", "base")
