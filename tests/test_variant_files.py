@@ -499,6 +499,11 @@ MALFORMED = {
         7,
         '[[draws.rule]] #2 kind must be one of "repetition"',
     ),
+    "draw rule kind that looks like a placeholder": (
+        RUSSIAN_HEAD + '[[draws.rule]]\nkind = "{where}"\n',
+        5,
+        '[[draws.rule]] #1 kind must be one of "repetition"',
+    ),
     "draw rule without its count": (
         RUSSIAN_HEAD + '[[draws.rule]]\nkind = "quiet-moves"\n',
         4,

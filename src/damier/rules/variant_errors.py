@@ -14,11 +14,12 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from functools import cached_property
-from typing import Any, NoReturn
+from typing import Any, NoReturn, get_args
 
 import annotated_types
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
+from pydantic_core.core_schema import ErrorType
 
 from damier.rules.variant_schema import DRAW_RULE_TABLES, TABLES, VariantDocument
 
@@ -216,7 +217,7 @@ def describe_error(error: ErrorDetails) -> tuple[Path, str]:
     if kind == "union_tag_invalid":  # the kind of a [[draws.rule]]
         path, value = (*path, "kind"), value["kind"]
     here = where(path)
-    if "{where}" in error["msg"]:  # one of this module's own errors
+    if kind not in _PYDANTIC_ERRORS:  # one of the schema's own, naming its place {where}
         return path, error["msg"].replace("{where}", here)
     if kind == "extra_forbidden":
         return path, _unknown_key(path, tag, value)
@@ -240,6 +241,7 @@ def describe_error(error: ErrorDetails) -> tuple[Path, str]:
     return path, f"{here}: {error['msg']}"
 
 
+_PYDANTIC_ERRORS = frozenset(get_args(ErrorType))
 _TABLE_TYPES = ("model_type", "model_attributes_type", "dict_type")
 _EXPECTED = {
     "string_type": "a string",
