@@ -75,15 +75,11 @@ HEX_SIDE = 9
 
 _TWO_SIDED = (draws.Endgame, draws.StableMaterial, draws.BareMaterial)
 """Draw rules that weigh one side's material against the other's: two players only."""
-_REQUIRED_WITHOUT_BASE = (
-    ("board", "width"),
-    ("board", "height"),
-    ("board", "squares"),
-    ("board", "numbering"),
-    ("setup", "fen"),
-    ("men", "moves"),
-    ("men", "captures"),
-)
+_REQUIRED_WITHOUT_BASE = {
+    "board": ("width", "height", "squares", "numbering"),
+    "setup": ("fen",),
+    "men": ("moves", "captures"),
+}
 _SQUARE_ONLY = ("width", "height", "numbering")
 """[board] keys a radial or hexagonal board does not take: its topology sets them."""
 _ONLY_RADIAL = "[board] hub_opposite is for radial boards only: no other board has a centre hub"
@@ -475,7 +471,8 @@ class _Reader(DocumentLines):
         )
         missing = [
             f"[{table}] {key}"
-            for table, key in _REQUIRED_WITHOUT_BASE
+            for table, keys in _REQUIRED_WITHOUT_BASE.items()
+            for key in keys
             if key not in document.get(table, {}) and not (table == "board" and key in fixed)
         ]
         if missing:
