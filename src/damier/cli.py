@@ -18,13 +18,14 @@ from damier.kernel.jit import watch_compilation
 from damier.notation.pdn import PLAYER_TAGS, PdnError, dump_pdn, normalised, read_pdn
 from damier.rules import Variant, all_variants, get_variant
 from damier.rules.multiplayer import MULTIPLAYER
-from damier.rules.variant_file import load_variant_file
 from damier.rules.variants import UnknownVariantError
 
 
 def _variant(args: argparse.Namespace) -> Variant:
     """The variant of a command: --variant-file wins over --variant."""
     if getattr(args, "variant_file", None):
+        from damier.rules.variant_file import load_variant_file  # pydantic: only when needed
+
         return load_variant_file(args.variant_file)
     return get_variant(args.variant)
 
@@ -135,6 +136,8 @@ def _rules(args: argparse.Namespace) -> int:
 
 def _variants_check(args: argparse.Namespace) -> int:
     """Every file is checked, the broken ones named on standard error (status 2 if any)."""
+    from damier.rules.variant_file import load_variant_file
+
     broken = 0
     for path in args.files:
         try:
