@@ -98,7 +98,7 @@ def add_commands(commands: Any) -> None:
         "--margin", type=int, default=BuildSettings.margin, help="hundredths below the best"
     )
     make.add_argument("--seconds", type=float, default=BuildSettings.seconds, help="a position")
-    make.add_argument("--threads", type=int, default=1, help="search threads")
+    make.add_argument("--threads", type=int, default=1, help="search threads (with --width 1)")
     make.add_argument("--output", default=None, help="book file (default: the shipped one)")
     make.add_argument("--fresh", action="store_true", help="start anew, not from the file")
     make.set_defaults(run=_build)
