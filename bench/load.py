@@ -15,7 +15,8 @@ on a machine shared with other work, it moves less than the wall-clock figures.
 The client runs in ``--client-procs`` processes (uvloop when installed), so that a client
 on the same machine takes as little as possible from the server. Bounded: --games pairs,
 --moves plies a game, --timeout seconds. ``--database URL`` runs it on another database (an
-empty PostgreSQL database, say); ``--profile FILE`` runs the server under cProfile;
+empty PostgreSQL database, say); ``--profile FILE`` profiles the server (cProfile) during
+the play phase;
 ``--analysis`` keeps an engine analysis of the analysis board running all along (the live
 games must not slow down for it).
 """
@@ -47,16 +48,20 @@ from websockets.asyncio.client import connect
 
 HOST = "127.0.0.1"
 PROFILED = """
-import cProfile, sys, time
+import cProfile, signal, sys, time
 from damier.cli import main
 profile = cProfile.Profile(time.process_time)
+signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
+signal.signal(signal.SIGUSR2, lambda *_: profile.disable())
 try:
-    profile.runcall(main, sys.argv[2:])
+    main(sys.argv[2:])
 finally:
     profile.dump_stats(sys.argv[1])
 """
-"""``python -c PROFILED FILE serve ...``: the server under cProfile on CPU time (not wall
-time: the idle waits of the event loop would swamp it)."""
+"""``python -c PROFILED FILE serve ...``: the server profiled on CPU time (not wall time:
+the idle waits of the event loop would swamp it) between SIGUSR1 and SIGUSR2, sent as the
+play phase begins and ends (the setup of a thousand games would swamp the moves). With
+``--workers`` only the first process is profiled, which serves no request."""
 
 
 def free_port() -> int:
@@ -270,6 +275,8 @@ def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes
         analysis = context.Process(target=_analysis_process, args=(base, args.variant), daemon=True)
         analysis.start()
     start.wait(timeout=args.timeout + 120)  # every game is set up
+    if args.profile:
+        server.send_signal(signal.SIGUSR1)
     began, cpu_began = time.perf_counter(), _cpu_seconds(server.pid)
     moves, client_cpu = 0, 0.0
     latencies: list[tuple[float, float]] = []  # (when the move was sent, its latency)
@@ -284,6 +291,8 @@ def _measure(args: argparse.Namespace, base: str, server: subprocess.Popen[bytes
             process.join()
         elapsed = time.perf_counter() - began
         server_cpu = _cpu_seconds(server.pid) - cpu_began
+        if args.profile:
+            server.send_signal(signal.SIGUSR2)
     finally:
         if analysis is not None:
             if not analysis.is_alive():
@@ -341,7 +350,9 @@ def main() -> int:
     parser.add_argument(
         "--timeline", action="store_true", help="also the p99 of each tenth of the play phase"
     )
-    parser.add_argument("--profile", default=None, help="run the server under cProfile, to FILE")
+    parser.add_argument(
+        "--profile", default=None, help="profile the server (cProfile) while it plays, to FILE"
+    )
     parser.add_argument(
         "--workers", type=int, default=1, help="server processes (damier serve --workers)"
     )
@@ -355,6 +366,8 @@ def main() -> int:
         parser.error("--games 1-2000 and --moves 1-1000")
     if not (1 <= args.client_procs <= 16 and 0 <= args.think <= 60):
         parser.error("--client-procs 1-16 and --think 0-60")
+    if args.profile and args.workers > 1:
+        parser.error("--profile profiles the one process serving: not with --workers")
     print(f"machine: {describe_machine()}")
     print(f"load average before: {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
     print(f"command: python {shlex.join(sys.argv)}")

@@ -10,7 +10,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.conftest import AppFactory, another, open_game, sign_in
+from tests.server.conftest import AppFactory, FakeTime, another, open_game, sign_in
 from tests.server.test_ratings import register
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
@@ -85,3 +85,27 @@ def test_refused_moves_change_nothing(client: TestClient) -> None:
     assert client.post(moves, json={"move": "11-99", "ply": 0}).status_code == 400  # illegal
     assert client.get(f"/api/games/{game_id}").json()["ply"] == 0
     assert _move(client, game_id, state)["ply"] == 1
+
+
+def test_the_state_after_a_move_is_the_state_read_afresh(make_app: AppFactory) -> None:
+    """A move's state is made from the state before it (the seats and links kept, the
+    position made again): it is the state a server makes from the stored game, move after
+    move, with a clock running, a draw offer standing, after changes that are not moves."""
+    now = FakeTime()
+    with TestClient(make_app(now=now)) as ana:
+        sign_in(ana, "Ana")
+        bo = another(ana)
+        sign_in(bo, "Bo")
+        state = open_game(ana, bo, clock="5+3")
+        game_id = state["id"]
+        for ply in range(12):
+            mover = ana if state["turn"] == "white" else bo
+            if ply == 4:
+                mover.post(f"/api/games/{game_id}/draw", json={"action": "offer"})
+            if ply == 7:
+                mover.post(f"/api/games/{game_id}/takeback", json={"action": "propose"})
+            now.advance(1.5)
+            state = _move(mover, game_id, state)
+            assert state == mover.get(f"/api/games/{game_id}").json()
+        with TestClient(make_app(now=now)) as fresh:
+            assert fresh.get(f"/api/games/{game_id}").json() == {**state, "you": None}

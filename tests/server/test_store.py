@@ -1,6 +1,7 @@
-"""The store (``store.db``, ``store.sqlite``): on SQLite one connection per process, driven
-in the event loop's thread and back in the pool as soon as a session ends; a move's write,
-on SQLite and on PostgreSQL (when ``DAMIER_DATABASE_URL`` names a server)."""
+"""The store (``store.db``, ``store.sqlite``): on SQLite one connection per process for the
+sessions, driven in the event loop's thread and back in the pool as soon as a session ends;
+a move's write, on SQLite (on a connection of its own) and on PostgreSQL (when
+``DAMIER_DATABASE_URL`` names a server)."""
 
 from __future__ import annotations
 

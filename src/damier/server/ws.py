@@ -171,7 +171,7 @@ async def handle_message(
             raise BadRequest('a move message needs "move": text')
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
             raise BadRequest('a move message needs "ply": the current ply')
-        await games.play_move(
+        await games.make_move(
             services=services, game_id=game_id, move=move, ply=ply, player_id=player_id
         )
         return None

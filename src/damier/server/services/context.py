@@ -14,6 +14,7 @@ from typing import Any
 
 from damier.game import Game
 from damier.server.rooms import Rooms
+from damier.server.schemas import GameState
 from damier.server.security import LoginThrottle, SessionSigner, TokenBuckets
 from damier.server.services.computer import ComputerPool
 from damier.server.settings import Settings
@@ -32,12 +33,15 @@ LIVE_GAMES = 2_000
 
 @dataclass
 class LiveGame:
-    """A game in memory, the stored version it reflects, and its row as last read (with
-    the players) or None before the first read."""
+    """A game in memory, the stored version it reflects, its row as last read (with the
+    players) or None before the first read, and its last state made here (for nobody),
+    which may be behind the game by the moves made since (see
+    :func:`~damier.server.services.views.moved_view`)."""
 
     game: Game
     version: int
     row: GameRow | None = None
+    state: GameState | None = None
 
 
 class Services:
@@ -103,8 +107,18 @@ class Services:
         self.live.move_to_end(game_id)
         return live.game
 
-    def keep(self, game_id: str, game: Game, version: int, row: GameRow | None = None) -> None:
-        self.live[game_id] = LiveGame(game, version, row)
+    def keep(
+        self,
+        game_id: str,
+        game: Game,
+        version: int,
+        row: GameRow | None = None,
+        state: GameState | None = None,
+    ) -> None:
+        live = self.live.get(game_id)
+        if state is None and live is not None and live.version == version:
+            state = live.state  # made at this version: still the game's
+        self.live[game_id] = LiveGame(game, version, row, state)
         self.live.move_to_end(game_id)
         while len(self.live) > LIVE_GAMES:
             self.live.popitem(last=False)

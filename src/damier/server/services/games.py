@@ -45,6 +45,7 @@ from damier.server.services.players import new_id
 from damier.server.services.ratings import ABORTED, rate_game
 from damier.server.services.views import (
     Sitter,
+    moved_view,
     ranking_of,
     seat_of,
     seat_view,
@@ -280,7 +281,19 @@ async def _change(
     services: Services, game_id: str, action: Action, viewer: str | None
 ) -> GameState:
     """Apply ``action`` to a game in one transaction, then broadcast and let the computer
-    answer if it is its turn."""
+    answer if it is its turn; the new state as ``viewer`` sees it."""
+    row, public = await _apply(services, game_id, action)
+    return seen_by(public, row, viewer)
+
+
+def seen_by(public: GameState, row: GameRow, viewer: str | None) -> GameState:
+    """A state for nobody (as published) as ``viewer`` sees it: his seat's colour."""
+    you = seat_of(row, viewer)
+    return public if you is None else public.model_copy(update={"you": COLORS[you]})
+
+
+async def _apply(services: Services, game_id: str, action: Action) -> tuple[GameRow, GameState]:
+    """:func:`_change`'s work: the game's row and new state, for nobody."""
     async with services.lock(game_id):
         now = services.now()
         try:
@@ -313,7 +326,7 @@ async def _change(
         except BaseException:
             services.forget(game_id)
             raise
-        services.keep(game_id, game, version, row)
+        services.keep(game_id, game, version, row, public)
     if timed_out is not None:
         log.info("game %s: %s", game_id, timed_out.detail)
     # One move of a two-player game that goes on, and nothing else: sent as a delta, which
@@ -328,8 +341,7 @@ async def _change(
     await _announce(services, public, version, moved=moved)
     if refusal is not None:
         raise refusal
-    you = seat_of(row, viewer)
-    return public.model_copy(update={"you": COLORS[you] if you is not None else None})
+    return row, public
 
 
 def _time_out(row: GameRow, game: Game, now: float) -> Conflict | None:
@@ -547,7 +559,7 @@ async def create_game(
         await session.flush()
         version = row.version
         public = state_view(row, game, now)
-    services.keep(row.id, game, version)
+    services.keep(row.id, game, version, state=public)
     await _announce(services, public, version)
     you = next(k for k, choice in enumerate(choices) if choice.kind == "you")
     return public.model_copy(update={"you": COLORS[you]})
@@ -570,7 +582,9 @@ async def game_state(*, services: Services, game_id: str, viewer: str | None) ->
 async def game_snapshot(*, services: Services, game_id: str) -> State:
     """The state as published, for a new socket."""
     row, game = await _read(services, game_id)
-    return _published(row.version, state_view(row, game, services.now()))
+    public = state_view(row, game, services.now())
+    services.keep(game_id, game, row.version, row, public)  # for the next move's state
+    return _published(row.version, public)
 
 
 def _published(version: int, state: GameState) -> State:
@@ -624,7 +638,7 @@ def follow_move(services: Services, game_id: str, state: State) -> None:
     for column, value in _stored(row, game, at, services.settings.first_move_seconds).items():
         setattr(row, column, value)
     row.version = state.version
-    services.keep(game_id, game, state.version, row)
+    services.keep(game_id, game, state.version, row, live.state)
 
 
 async def join_game(
@@ -656,6 +670,16 @@ async def join_game(
 
 
 async def play_move(
+    *, services: Services, game_id: str, move: str, ply: int, player_id: str | None
+) -> GameState:
+    """Play ``move`` for ``player_id`` (:func:`make_move`); the new state as he sees it."""
+    row, public = await make_move(
+        services=services, game_id=game_id, move=move, ply=ply, player_id=player_id
+    )
+    return seen_by(public, row, player_id)
+
+
+async def make_move(
     *,
     services: Services,
     game_id: str,
@@ -663,9 +687,10 @@ async def play_move(
     ply: int,
     player_id: str | None,
     computer_seat: int | None = None,
-) -> GameState:
+) -> tuple[GameRow, GameState]:
     """Play ``move`` for the player to move, who must be ``player_id`` (or the computer at
-    ``computer_seat``)."""
+    ``computer_seat``): the game's row and new state, for nobody (the sockets, the mover's
+    too, get it through the game's room)."""
 
     def push(row: GameRow, game: Game, now: float) -> None:
         if computer_seat is not None:
@@ -699,11 +724,10 @@ async def play_move(
     async with services.lock(game_id):
         played = await _play_live(services, game_id, push)
     if played is None:
-        return await _change(services, game_id, play, player_id)
+        return await _apply(services, game_id, play)
     public, row = played
     await _announce(services, public, row.version, moved=True)
-    you = seat_of(row, player_id)
-    return public.model_copy(update={"you": COLORS[you] if you is not None else None})
+    return row, public
 
 
 async def _play_live(
@@ -742,8 +766,10 @@ async def _play_live(
     for column, value in values.items():
         setattr(row, column, value)
     row.version = version + 1
-    services.keep(game_id, game, row.version, row)
-    return state_view(row, game, now), row
+    before = live.state
+    public = state_view(row, game, now) if before is None else moved_view(before, row, game, now)
+    services.keep(game_id, game, row.version, row, public)
+    return public, row
 
 
 async def resign_game(*, services: Services, game_id: str, player_id: str | None) -> GameState:
@@ -825,7 +851,7 @@ async def rematch(*, services: Services, game_id: str, player_id: str) -> GameSt
         created["id"] = new.id
         return None
 
-    await _change(services, game_id, ask, player_id)
+    await _apply(services, game_id, ask)
     state = await game_state(services=services, game_id=created["id"], viewer=player_id)
     if state.ply == 0 and state.status == "playing":
         public = state.model_copy(update={"you": None})
@@ -944,8 +970,9 @@ def seated_game(
 async def announce_game(services: Services, row: GameRow, game: Game) -> None:
     """Keep and broadcast a game stored by another service's transaction (the computer
     moves if it is its turn)."""
-    services.keep(row.id, game, row.version)
-    await _announce(services, state_view(row, game, services.now()), row.version)
+    public = state_view(row, game, services.now())
+    services.keep(row.id, game, row.version, state=public)
+    await _announce(services, public, row.version)
 
 
 # -- background work ---------------------------------------------------------------
@@ -953,7 +980,7 @@ async def announce_game(services: Services, row: GameRow, game: Game) -> None:
 
 async def _computer_turn(*, services: Services, game_id: str, ply: int, seat: int) -> None:
     """Search the move of the computer at ``seat`` in the worker pool and play it through
-    :func:`play_move`."""
+    :func:`make_move`."""
     key = (game_id, ply, seat)
     if key in services.thinking:
         return
@@ -980,7 +1007,7 @@ async def _computer_turn(*, services: Services, game_id: str, ply: int, seat: in
         if notation is None:
             return
         try:
-            await play_move(
+            await make_move(
                 services=services,
                 game_id=game_id,
                 move=notation,
@@ -1015,7 +1042,7 @@ async def end_flagged_games(*, services: Services) -> int:
     ended = 0
     for game_id in ids:
         try:
-            await _change(services, game_id, nothing, None)
+            await _apply(services, game_id, nothing)
         except Conflict:
             ended += 1  # "time is up": ended and broadcast
         except ServiceError:

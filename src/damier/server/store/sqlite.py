@@ -6,9 +6,11 @@ thread of its own and waits for the answer; each hand-over costs more than the s
 itself, and under load the thread waits for the GIL behind the event loop, so a move took
 milliseconds to store. The statements of this schema are small (one game, its moves, two
 players), and with WAL and ``synchronous=NORMAL`` a commit does not wait for the disk, so
-they run here directly. The process keeps one connection: its transactions never wait for
-each other's locks, and since nothing inside a transaction awaits anything but the
-database, a transaction runs to its end without giving the loop away.
+they run here directly. The process keeps one connection for its sessions and one for its
+moves (:meth:`damier.server.store.db.Database.record_move`). Hardly anything inside a
+transaction awaits anything but the database (a claim asks the rooms who is here), so a
+transaction runs to its end without giving the loop away, and the two connections seldom
+wait for each other's lock (as for another process's, below).
 
 Several processes on one file (``damier serve --workers N``) do wait for each other: each
 transaction starts with ``BEGIN IMMEDIATE``, which takes the file's write lock. SQLite's own
