@@ -102,7 +102,7 @@ def test_a_book_grows_from_its_seeds() -> None:
     assert more == []
 
 
-@pytest.mark.parametrize("variant", ["international"])
+@pytest.mark.parametrize("variant", ["international", "russian"])
 def test_the_shipped_book_is_legal_and_best_first(variant: str) -> None:
     book = shipped_book(variant)
     assert book is not None and len(book) > 500
