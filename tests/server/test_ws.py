@@ -8,6 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketTestSession
 
+from damier.server.rooms import Connection, State
 from tests.server.conftest import another, game_of, open_game, receive, sign_in
 
 
@@ -174,3 +175,25 @@ def test_computer_reply_reaches_the_socket(client: TestClient) -> None:
         while not plies or plies[-1] < 2:
             plies.append(_state(socket)["ply"])
         assert plies == [1, 2]
+
+
+def test_a_socket_starts_with_its_snapshot_whatever_came_while_it_was_read() -> None:
+    """A state published before the snapshot was read may reach the room after the socket
+    joined it (through Redis, the change that made it does not wait): the socket starts with
+    the snapshot, then the newer states only."""
+    seats = (("ana", "white"), ("bob", "black"))
+    older, snapshot = State(1, seats, False, '{"ply":0}'), State(2, seats, True, '{"ply":0}')
+    newer = State(3, seats, True, '{"ply":1}', after=2, played="[]")
+    late = Connection("ana")
+    late.deliver(older)  # came while the snapshot was read
+    late.open_with(snapshot)
+    assert [json.loads(frame)["version"] for frame in _queued(late)] == [2]
+    early = Connection("bob")
+    early.deliver(newer)  # a move made once the snapshot was read
+    early.open_with(snapshot)
+    frames = [json.loads(frame) for frame in _queued(early)]
+    assert [(frame["version"], frame.get("after")) for frame in frames] == [(2, None), (3, 2)]
+
+
+def _queued(connection: Connection) -> list[str]:
+    return [connection.queue.get_nowait() for _ in range(connection.queue.qsize())]

@@ -149,6 +149,8 @@ class State:
     at: float | None = None
     """A delta's moment: when its move was played (the other processes play it at the same
     moment on their copies of the game)."""
+    origin: str = ""
+    """The process that published it through Redis (its sockets had it at once)."""
     _frames: dict[str | None, str] = field(default_factory=dict, init=False, repr=False)
 
     def frame(self, player_id: str | None) -> str:
@@ -166,18 +168,19 @@ class State:
             self._frames[you] = frame
         return frame
 
-    def encode(self) -> str:
-        """For Redis: a JSON header line, the new moves' line, then the game."""
-        header = json.dumps([self.version, self.seats, self.playing, self.after, self.at])
+    def encode(self, origin: str) -> str:
+        """For Redis, from process ``origin``: a JSON header line, the new moves' line, then
+        the game."""
+        header = json.dumps([self.version, self.seats, self.playing, self.after, self.at, origin])
         return f"{header}\n{self.played}\n{self.game}"
 
     @classmethod
     def decode(cls, payload: str | bytes) -> State:
         text = payload.decode() if isinstance(payload, bytes) else payload
         header, played, game = text.split("\n", 2)
-        version, seats, playing, after, at = json.loads(header)
+        version, seats, playing, after, at, origin = json.loads(header)
         seated = tuple((id_, color) for id_, color in seats)
-        return cls(int(version), seated, bool(playing), game, after, played, at)
+        return cls(int(version), seated, bool(playing), game, after, played, at, origin)
 
 
 Audience = Literal["all", "players", "spectators"]
@@ -236,6 +239,18 @@ class Connection:
             except asyncio.QueueFull:
                 with contextlib.suppress(asyncio.QueueEmpty):
                     self.queue.get_nowait()
+
+    def open_with(self, snapshot: State) -> None:
+        """Start with ``snapshot``, read after the socket joined its room: nothing was sent
+        yet, and what came meanwhile is dropped (an older state may come through Redis
+        after the snapshot was read: the change that made it does not wait for Redis), but
+        a newer state, which follows the snapshot."""
+        newer = self.state if self.state and self.state.version > snapshot.version else None
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self.resend(snapshot)
+        if newer is not None:
+            self.deliver(newer)
 
     def deliver(self, state: State) -> None:
         """Queue a state unless it or a newer one was already queued (a socket that opens
@@ -402,6 +417,9 @@ class RedisRooms(Rooms):
         self._beaten: float | None = None
         self._refresh = refresh
         self._tasks: list[asyncio.Task[None]] = []
+        self._outbox: deque[tuple[str, State]] = deque()
+        """The states published here, on their way to the other processes (see publish)."""
+        self._queued = asyncio.Event()
         self._subscribed = asyncio.Condition()
         self.subscriptions = 0
         """How many times the rooms have subscribed (and brought their sockets up to date)."""
@@ -412,10 +430,12 @@ class RedisRooms(Rooms):
         self._tasks = [
             asyncio.create_task(self._listen(), name="damier-redis-rooms"),
             asyncio.create_task(self._beat(), name="damier-redis-heartbeat"),
+            asyncio.create_task(self._send_states(), name="damier-redis-publisher"),
         ]
         await asyncio.wait_for(self.subscribed(0), timeout=10)
 
     async def stop(self) -> None:
+        await self._send_queued()  # the last moves, for the processes that stay
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -432,11 +452,33 @@ class RedisRooms(Rooms):
             return self.subscriptions
 
     async def publish(self, game_id: str, state: State) -> None:
-        try:
-            await self._redis.publish(CHANNEL_PREFIX + game_id, state.encode())
-        except self._unreachable as error:
-            log.warning("redis rooms: game %s delivered here only: %s", game_id, error)
-            self._deliver(game_id, state)
+        """Deliver the state to the sockets here at once, and queue it for the other
+        processes: a task sends the queue through Redis, in order, all that waits in one
+        round trip (a pipeline). The change does not wait for Redis's answer (nor do its
+        sockets here), and under load the round trips are fewer than the states; its own
+        state coming back from Redis is skipped."""
+        self._deliver(game_id, state)
+        self._outbox.append((game_id, state))
+        self._queued.set()
+
+    async def _send_states(self) -> None:
+        while True:
+            await self._queued.wait()
+            self._queued.clear()
+            await self._send_queued()
+
+    async def _send_queued(self) -> None:
+        while self._outbox:
+            states = [self._outbox.popleft() for _ in range(len(self._outbox))]
+            try:
+                async with self._redis.pipeline(transaction=False) as pipeline:
+                    for game_id, state in states:
+                        pipeline.publish(CHANNEL_PREFIX + game_id, state.encode(self._process))
+                    await pipeline.execute()
+            except self._unreachable as error:
+                # The other processes' subscriptions are lost too: they read the games again
+                # from the database when they subscribe again.
+                log.warning("redis rooms: %d states delivered here only: %s", len(states), error)
 
     async def notify(self, game_id: str, notice: Notice) -> None:
         try:
@@ -637,6 +679,8 @@ class RedisRooms(Rooms):
             self._notice(channel[len(NOTICE_PREFIX) :], Notice.decode(message["data"]))
             return
         game_id, state = channel[len(CHANNEL_PREFIX) :], State.decode(message["data"])
+        if state.origin == self._process:
+            return  # delivered here when published
         follow = self._refresh.follow if self._refresh is not None else None
         if follow is not None:
             try:

@@ -67,7 +67,7 @@ async def game_socket(websocket: WebSocket, game_id: str) -> None:
             return
         await websocket.accept()
         accepted = True
-        connection.deliver(state)
+        connection.open_with(state)
         for frame in services.rooms.kept(game_id, player_id):
             connection.notify(frame)
         await table.arrived(services, game_id, connection, state)
