@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from damier.server.services import games
+from damier.server.services import stored
 from tests.server.conftest import AppFactory, FakeTime, sign_in
 from tests.server.test_redis import redis_url  # noqa: F401 (a fixture)
 
@@ -34,13 +34,13 @@ def test_the_other_process_follows_every_move(
 ) -> None:
     time = FakeTime()
     rebuilt: list[str] = []
-    rebuild = games._rebuild
+    rebuild = stored.rebuild
 
     def counted(row: Any, moves: Any, services: Any) -> Any:
         rebuilt.append(row.id)
         return rebuild(row, moves, services)
 
-    monkeypatch.setattr(games, "_rebuild", counted)
+    monkeypatch.setattr(stored, "rebuild", counted)
     with (
         TestClient(make_app(now=time, redis_url=redis_url)) as one,
         TestClient(make_app(now=time, redis_url=redis_url)) as two,
@@ -72,7 +72,7 @@ def test_the_other_process_follows_every_move(
         seen = [client.get(f"/api/games/{game_id}").json() for client in (one, two)]
         for client in (one, two):
             client.app.state.services.forget(game_id)  # type: ignore[attr-defined]
-        stored = one.get(f"/api/games/{game_id}").json()
+        read_afresh = one.get(f"/api/games/{game_id}").json()
         for view in seen:
             for key in ("fen", "ply", "clock", "moves", "legal_moves", "first_move_deadline"):
-                assert view[key] == stored[key], key
+                assert view[key] == read_afresh[key], key

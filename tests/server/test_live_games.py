@@ -1,4 +1,4 @@
-"""Moves stored from the game in memory (``games._play_live``): the common case takes one
+"""Moves stored from the game in memory (``moves.play_live``): the common case takes one
 short transaction, and every other case (a copy behind the stored game, a refusal, the
 move that ends the game) is decided from the stored game as before."""
 

@@ -39,16 +39,13 @@ from damier.server.routes import (
 from damier.server.routes.pages import STATIC
 from damier.server.security import BodyLimit, SameOrigin, SecurityHeaders
 from damier.server.services.analysis import Analyses
+from damier.server.services.changes import end_flagged_games, resume_computer_games
 from damier.server.services.computer import ComputerPool
 from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
-from damier.server.services.games import (
-    end_flagged_games,
-    follow_move,
-    game_snapshot,
-    resume_computer_games,
-)
+from damier.server.services.games import game_snapshot
 from damier.server.services.matches import advance_matches
+from damier.server.services.moves import follow_move
 from damier.server.services.pools import pair_pools
 from damier.server.services.table import presence_frame
 from damier.server.services.tournaments.service import advance_tournaments

@@ -18,7 +18,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from damier.server import i18n
 from damier.server.rooms import Connection
 from damier.server.security import COOKIE
-from damier.server.services import games, table
+from damier.server.services import changes, games, offers, table
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, RateLimited, ServiceError
 from damier.server.services.players import session_player
@@ -171,7 +171,7 @@ async def handle_message(
             raise BadRequest('a move message needs "move": text')
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
             raise BadRequest('a move message needs "ply": the current ply')
-        await games.make_move(
+        await changes.make_move(
             services=services, game_id=game_id, move=move, ply=ply, player_id=player_id
         )
         return None
@@ -182,7 +182,7 @@ async def handle_message(
         action = data.get("action")
         if action not in ("offer", "accept", "decline"):
             raise BadRequest('a draw message needs "action": offer, accept or decline')
-        await games.draw_action(
+        await offers.draw_action(
             services=services, game_id=game_id, player_id=player_id, action=action
         )
         return None

@@ -16,7 +16,7 @@ from damier.server.schemas import (
     MoveRequest,
     NewGame,
 )
-from damier.server.services import games
+from damier.server.services import changes, games, offers, pdn
 from damier.server.services.errors import Forbidden
 
 router = APIRouter(prefix="/api/games", tags=["games"])
@@ -67,7 +67,7 @@ async def join_game(
 async def play_move(
     game_id: str, body: MoveRequest, services: ServicesDep, viewer: ViewerDep
 ) -> GameState:
-    return await games.play_move(
+    return await changes.play_move(
         services=services, game_id=game_id, move=body.move, ply=body.ply, player_id=viewer
     )
 
@@ -81,7 +81,7 @@ async def resign(game_id: str, services: ServicesDep, viewer: ViewerDep) -> Game
 async def draw(
     game_id: str, body: DrawRequest, services: ServicesDep, viewer: ViewerDep
 ) -> GameState:
-    return await games.draw_action(
+    return await offers.draw_action(
         services=services, game_id=game_id, player_id=viewer, action=body.action
     )
 
@@ -99,7 +99,7 @@ async def rematch(game_id: str, services: ServicesDep, viewer: ViewerDep) -> Gam
     responses={200: {"content": {"text/plain": {}}, "description": "the game as PDN"}},
 )
 async def download_pdn(game_id: str, services: ServicesDep, request: Request) -> Response:
-    text = await games.game_pdn(services=services, game_id=game_id, base_url=str(request.base_url))
+    text = await pdn.game_pdn(services=services, game_id=game_id, base_url=str(request.base_url))
     return Response(
         text,
         media_type="text/plain; charset=utf-8",

@@ -22,7 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from damier.server.schemas import GameSummary
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, NotFound
-from damier.server.services.games import game_pdn, rules_of
+from damier.server.services.games import rules_of
+from damier.server.services.pdn import game_pdn
 from damier.server.services.players import name_key
 from damier.server.services.ratings import ABORTED
 from damier.server.services.views import mode_of, summary_view

@@ -47,8 +47,10 @@ from damier.server.schemas import (
     WaitingEntry,
 )
 from damier.server.services import games
+from damier.server.services.clocks import check_clock
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound
+from damier.server.services.pdn import game_pdn
 from damier.server.services.players import new_id
 from damier.server.services.views import (
     Sitter,
@@ -379,7 +381,7 @@ async def create_match(
     games on time and the match goes on to its end."""
     rules = games.rules_of(variant)
     format_, deck = match_plan(rules, length)
-    control = games.check_clock(clock)
+    control = check_clock(clock)
     if opponent == "open" and control is None:
         raise BadRequest(
             tr("a match against a person needs a clock: a player who leaves loses on time")
@@ -510,9 +512,7 @@ async def match_pdn(*, services: Services, match_id: str, base_url: str = "") ->
         event = {"Event": f"Damier match {match_id}", "Round": str(number + 1)}
         if opening:
             event["Opening"] = opening
-        text = await games.game_pdn(
-            services=services, game_id=game_id, base_url=base_url, event=event
-        )
+        text = await game_pdn(services=services, game_id=game_id, base_url=base_url, event=event)
         texts.append(text)
     return "\n".join(texts)
 

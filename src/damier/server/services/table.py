@@ -1,6 +1,6 @@
 """The game table around the moves: abort, takebacks, the claim when an opponent has gone,
 who is connected, and the chat. Each change goes through the game service's pipeline
-(:func:`damier.server.services.games._change`), like a move."""
+(:func:`damier.server.services.changes.change`), like a move."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from damier.game import Game
 from damier.server.i18n import tr
 from damier.server.rooms import Connection, Notice, State
 from damier.server.schemas import COLORS, GameState
-from damier.server.services import games
+from damier.server.services.changes import change
+from damier.server.services.clocks import first_moves_made
 from damier.server.services.context import Services
 from damier.server.services.errors import (
     BadRequest,
@@ -23,7 +24,9 @@ from damier.server.services.errors import (
     Forbidden,
     RateLimited,
 )
+from damier.server.services.guards import player_seat, require_in_game, spend_offer
 from damier.server.services.ratings import ABORTED
+from damier.server.services.stored import read_game
 from damier.server.services.views import sitters
 from damier.server.store.models import GameRow, MoveRow, PlayerRow
 
@@ -35,7 +38,7 @@ def abortable(row: GameRow, game: Game) -> bool:
     return (
         row.match_id is None
         and row.tournament_id is None
-        and not games.first_moves_made(row, game)
+        and not first_moves_made(row, game)
         and row.clock_base_ply is None
     )
 
@@ -44,8 +47,8 @@ async def abort_game(*, services: Services, game_id: str, player_id: str | None)
     """End the game without a result (never rated): allowed until every player has moved."""
 
     async def abort(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
-        seat = games._player_seat(row, player_id)
-        games._require_in_game(row, game, seat)
+        seat = player_seat(row, player_id)
+        require_in_game(row, game, seat)
         if row.match_id is not None:
             raise Conflict(tr("a game of a match cannot be aborted: play it or resign it"))
         if row.tournament_id is not None:
@@ -55,7 +58,7 @@ async def abort_game(*, services: Services, game_id: str, player_id: str | None)
         game.adjudicate(None, ABORTED)
         return None
 
-    return await games._change(services, game_id, abort, player_id)
+    return await change(services, game_id, abort, player_id)
 
 
 def _would_be_rated(row: GameRow) -> bool:
@@ -90,8 +93,8 @@ async def takeback(
     computer grants it at once (on your turn: your move and its answer go back)."""
 
     async def act(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
-        seat = games._player_seat(row, player_id)
-        games._require_in_game(row, game, seat)
+        seat = player_seat(row, player_id)
+        require_in_game(row, game, seat)
         if row.players != 2:
             raise Conflict(tr("takebacks are for games of two players"))
         if action != "propose":
@@ -114,11 +117,11 @@ async def takeback(
         elif row.takeback_offer == seat:
             raise Conflict(tr("your takeback request stands already"))
         else:
-            games.spend_offer(services, row.id, seat, "takeback request")
+            spend_offer(services, row.id, seat, "takeback request")
             row.takeback_offer = seat
         return None
 
-    return await games._change(services, game_id, act, player_id)
+    return await change(services, game_id, act, player_id)
 
 
 # -- who is here ---------------------------------------------------------------------
@@ -167,8 +170,8 @@ async def claim(
     ``claim_seconds``."""
 
     async def act(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
-        seat = games._player_seat(row, player_id)
-        games._require_in_game(row, game, seat)
+        seat = player_seat(row, player_id)
+        require_in_game(row, game, seat)
         if row.players != 2:
             raise Conflict(tr("claims are for games of two players"))
         opponent = sitters(row)[1 - seat].player_id
@@ -184,7 +187,7 @@ async def claim(
         game.adjudicate(seat if result == "win" else None, "opponent left")
         return None
 
-    return await games._change(services, game_id, act, player_id)
+    return await change(services, game_id, act, player_id)
 
 
 # -- chat ------------------------------------------------------------------------------
@@ -215,7 +218,7 @@ async def chat(
         raise BadRequest(tr("a message has at most {n} characters", n=CHAT_LENGTH))
     if player_id is None:
         raise Forbidden(tr("start a session (choose a name) to chat"))
-    row, _ = await games._read(services, game_id)
+    row, _ = await read_game(services, game_id)
     seats = sitters(row)
     seated = {s.player_id: COLORS[k] for k, s in enumerate(seats) if s.player_id is not None}
     if any(seat.kind == "computer" for seat in seats):

@@ -27,8 +27,10 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from damier.server.rooms import Notice
 from damier.server.services import games
+from damier.server.services.clocks import check_clock
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, Conflict, Forbidden, NotFound, ServiceError
+from damier.server.services.pdn import game_pdn
 from damier.server.services.players import new_id
 from damier.server.services.tournaments.progress import due, settle
 from damier.server.services.tournaments.records import active
@@ -157,7 +159,7 @@ async def create_tournament(
     rules = games.rules_of(body.variant)
     if rules.players != 2:
         raise BadRequest(f"a tournament is for games of two players, not {rules.title}")
-    control = games.check_clock(body.clock)
+    control = check_clock(body.clock)
     if control is None:
         raise BadRequest("a tournament needs a clock: a player who leaves loses on time")
     if body.system == "swiss" and body.rounds is None:
@@ -355,7 +357,7 @@ async def tournament_pdn(*, services: Services, tournament_id: str, base_url: st
         round_ = f"{number}.{leg + 1}" if legs == 2 else str(number)
         event = {"Event": name, "Round": round_, "Board": str(board)}
         texts.append(
-            await games.game_pdn(services=services, game_id=game_id, base_url=base_url, event=event)
+            await game_pdn(services=services, game_id=game_id, base_url=base_url, event=event)
         )
     return "\n".join(texts)
 
