@@ -210,3 +210,34 @@ def test_a_request_on_a_dropped_connection_gets_a_clear_refusal_then_is_served(
         assert [answer.status_code for answer in answers] == [503, 200, 200]
         assert "connection was lost: nothing was changed" in answers[0].json()["detail"]
         assert answers[-1].json()["ply"] == game["ply"]
+
+
+def test_sqlite_checkpoints_run_in_a_thread_of_their_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write-ahead log reaches the database file through the checkpoint thread, not
+    through the commits of the event loop's connections (a checkpoint in a commit stopped
+    every game for milliseconds)."""
+    monkeypatch.setattr(sqlite, "CHECKPOINT_SECONDS", 0.05)
+    path = tmp_path / "checkpoints.sqlite3"
+
+    async def run() -> None:
+        database = Database(f"sqlite+aiosqlite:///{path}")
+        await database.migrate()
+        try:
+            async with database.session() as session, session.begin():
+                assert (await session.execute(text("PRAGMA wal_autocheckpoint"))).scalar() == 0
+                await session.execute(text("CREATE TABLE scratch (text TEXT)"))
+                await session.execute(
+                    text("INSERT INTO scratch VALUES (:text)"), [{"text": "x" * 1000}] * 500
+                )
+            before = path.stat().st_size
+            for _ in range(100):
+                await asyncio.sleep(0.02)
+                if path.stat().st_size > before + 400_000:
+                    break
+            assert path.stat().st_size > before + 400_000
+        finally:
+            await database.close()
+
+    asyncio.run(run())

@@ -120,6 +120,7 @@ def _sqlite_pragmas(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=0")  # locks are waited for by sqlite.begin
         cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")  # see sqlite.Checkpoints
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")
@@ -151,12 +152,15 @@ class Database:
         options: dict[str, Any] = {}
         self._file = False
         """SQLite on a file (not in memory): its moves have a connection of their own."""
+        self._checkpoints: sqlite.Checkpoints | None = None
         if self.sqlite:
             database = parsed.database
             if database and database != ":memory:":
-                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+                path = Path(database).expanduser()
+                path.parent.mkdir(parents=True, exist_ok=True)
                 options["pool_size"], options["max_overflow"] = 1, 0  # see store.sqlite
                 self._file = True
+                self._checkpoints = sqlite.Checkpoints(str(path))
             arguments, keywords = parsed.get_dialect()().create_connect_args(parsed)
             options["async_creator"] = sqlite.connector(*arguments, **{"timeout": 0, **keywords})
         else:
@@ -287,4 +291,7 @@ class Database:
         if self._mover is not None:
             await self._mover.close()
             self._mover = None
+        if self._checkpoints is not None:
+            self._checkpoints.stop()
+            self._checkpoints = None
         await self.engine.dispose()

@@ -25,12 +25,18 @@ WAL, reads take no lock and the holder of the write lock is the only writer.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Any
 
+log = logging.getLogger("damier.server")
+
 BEGIN = "BEGIN IMMEDIATE"
+CHECKPOINT_SECONDS = 1.0
+"""How often a process's checkpoint thread copies the write-ahead log into the database."""
 LOCK_WAIT_SECONDS = 30.0
 """How long a transaction waits for another process's write lock before it fails."""
 _FIRST_PAUSE, _LONGEST_PAUSE = 0.0002, 0.005
@@ -158,3 +164,33 @@ def connector(*arguments: Any, **keywords: Any) -> Callable[[], Coroutine[Any, A
         return Connection(connection)
 
     return connect
+
+
+class Checkpoints:
+    """Copies the write-ahead log into the database file every CHECKPOINT_SECONDS, in a
+    thread of its own, on a connection of its own (the process's other connections do not
+    checkpoint: ``wal_autocheckpoint`` is 0 on them). SQLite's own checkpoints ran in the
+    commit that filled the log, in the event loop's thread: every few hundred moves one
+    copied the log back and waited for the disk, 3-5 ms during which no game moved. A
+    passive checkpoint waits for no writer and stops no writer."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="damier-checkpoints", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        connection = sqlite3.connect(self._path, timeout=5)  # this thread may wait
+        try:
+            while not self._stop.wait(CHECKPOINT_SECONDS):
+                try:
+                    connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as error:  # busy, or the file away: the next one tries
+                    log.warning("sqlite checkpoint skipped: %s", error)
+        finally:
+            connection.close()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
