@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.pool import PoolProxiedConnection
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import UpdateBase
 from sqlalchemy.util import greenlet_spawn
@@ -229,7 +230,7 @@ class Database:
         for attempt in (1, 2):
             # The pool's connection itself, not SQLAlchemy's Connection around it: half
             # the CPU of the checkout and the checkin.
-            pooled = await greenlet_spawn(self.engine.sync_engine.raw_connection)
+            pooled = await self._checkout()
             try:
                 driver = pooled.driver_connection
                 if isinstance(driver, sqlite.Connection):  # in memory
@@ -257,13 +258,22 @@ class Database:
                 await greenlet_spawn(pooled.close)
         raise AssertionError("unreachable: the second attempt returns or raises")
 
+    async def _checkout(self) -> PoolProxiedConnection:
+        """A connection of the pool, its driver's errors wrapped as SQLAlchemy's own (as
+        :meth:`AsyncEngine.connect` does), which :func:`unavailable` reads."""
+        dbapi = self.engine.dialect.loaded_dbapi
+        try:
+            return await greenlet_spawn(self.engine.sync_engine.raw_connection)
+        except dbapi.Error as error:
+            raise exc.DBAPIError.instance(None, None, error, dbapi.Error) from error
+
     async def _sqlite_mover(self) -> sqlite.Connection:
         """SQLite: the connection that stores the moves, taken from the pool once (made
         with its pragmas) and kept apart from it, the pool making another for the sessions.
         Its transactions never wait in the process either: they do not give the loop away.
         Checking the pool's one connection out and in again for each move took more CPU
         than the move's statements."""
-        pooled = await greenlet_spawn(self.engine.sync_engine.raw_connection)
+        pooled = await self._checkout()
         if self._mover is not None:  # another move took it while this one waited
             await greenlet_spawn(pooled.close)
             return self._mover
