@@ -72,9 +72,9 @@ async def play_live(
     """A move on the game in memory, stored without reading the game back: one short
     transaction that updates the row only if it is still at the copy's version, and adds the
     move. For the common case only: when the copy is missing or behind, the move is refused,
-    a flag fell or the move ends the game, returns None and the change pipeline decides from the
-    stored game (and gives the refusal, the result, the rating). Runs under the game's lock;
-    returns the new state and the row."""
+    a flag fell or the move ends the game, returns None and the change pipeline decides
+    from the stored game (and gives the refusal, the result, the rating). Runs under the
+    game's lock; returns the new state and the row."""
     live = services.live.get(game_id)
     if live is None or live.row is None or live.row.players != 2:
         return None  # games of more players keep seats and forfeits: the full path
