@@ -4,16 +4,18 @@ A published state is the game as everyone sees it, encoded to JSON once; each co
 frame adds its own ``you``. A :class:`Notice` (a chat message, who is connected) goes to
 all of a game's sockets, to its players' or to the others'. Without Redis the fan-out stays
 in the process. With ``DAMIER_REDIS_URL`` every state and notice goes through a Redis
-channel and every process delivers it to its own sockets, so any process can serve any game.
+channel and every process delivers it to its own sockets, so any process can serve any game
+(a state goes to the sockets of the process that made it at once, without the round trip).
 
 The rooms also know who is here: the players whose sockets have all closed (since when) and
 how many spectators watch; with Redis, counted over every process.
 
-With Redis, faults are survived in the open: a state or notice that cannot go through Redis
-is delivered to the process's own sockets; when the subscription comes back every socket of
-the process is brought to the game's state read from the database (it may have missed
-changes meanwhile); each process vouches for its sockets' presence with a heartbeat, so the
-players of a process that died are seen as gone once its heartbeat has lapsed.
+With Redis, faults are survived in the open: a notice that cannot go through Redis is
+delivered to the process's own sockets (as every state is); when the subscription comes back
+every socket of the process is brought to the game's state read from the database (it may
+have missed changes meanwhile); each process vouches for its sockets' presence with a
+heartbeat, so the players of a process that died are seen as gone once its heartbeat has
+lapsed.
 """
 
 from __future__ import annotations
