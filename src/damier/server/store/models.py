@@ -405,3 +405,41 @@ PUZZLE_HISTORY = Index(
     PuzzleAttemptRow.at,
 )
 """A player's history in one variant is one range of this index."""
+
+
+class MissedShotRow(Base):
+    """A shot missed in a finished game: the position before the move that missed it, as a
+    puzzle, and the player's practice of it."""
+
+    __tablename__ = "missed_shots"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """``shot-<game>-<ply>``: the trainer's id for it."""
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)
+    """The move that missed the shot (1 for the game's first move)."""
+    player_id: Mapped[str | None] = mapped_column(ForeignKey("players.id"))
+    """Who made that move (None for the computer)."""
+    variant: Mapped[str] = mapped_column(String(64))
+    played: Mapped[str] = mapped_column(String(128))
+    """The move played instead of the shot."""
+    puzzle: Mapped[str] = mapped_column(Text)
+    """The shot as the finder found it (:meth:`Puzzle.to_json`)."""
+    found: Mapped[float] = mapped_column(Float)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    """Finished practice attempts of the player who missed it."""
+    solved: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ShotSearchRow(Base):
+    """A game whose missed shots were searched (none found, or the rows of
+    :class:`MissedShotRow`)."""
+
+    __tablename__ = "shot_searches"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    at: Mapped[float] = mapped_column(Float)
+    shots: Mapped[int] = mapped_column(Integer)
+
+
+PLAYER_SHOTS = Index("ix_missed_shots_player_found", MissedShotRow.player_id, MissedShotRow.found)
