@@ -258,6 +258,7 @@ def api_state(page: Page, game_id: str) -> dict[str, Any]:
 # --- tests --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a long browser run (the default run stays under 5 minutes)
 def test_two_people_play_and_resign(people: Contexts) -> None:
     ana = people.page()
     set_name(ana, "Ana")
@@ -412,6 +413,7 @@ def test_reload_restores_the_game(people: Contexts) -> None:
     expect(page.locator("#moves button[data-ply]")).to_have_count(4)
 
 
+@pytest.mark.slow  # a long browser run (the default run stays under 5 minutes)
 def test_spectator_sees_the_moves_live(people: Contexts) -> None:
     ana = people.page()
     set_name(ana, "Ana")

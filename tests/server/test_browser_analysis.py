@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs, urlsplit
 
+import pytest
+
 from damier import Board
 from damier.notation.pdn import dump_pdn, read_pdn
 from tests.server import test_browser as ui  # skips this module without playwright/chromium
@@ -43,6 +45,7 @@ def put(page: Page, tool: str, *squares: int | str) -> None:
         cell(page, square).click()
 
 
+@pytest.mark.slow  # a long browser run (the default run stays under 5 minutes)
 def test_editor_engine_lines_side_line_and_shared_link(people: Contexts) -> None:
     page = people.page()
     open_board(page)

@@ -41,6 +41,7 @@ def _two_people(people: Contexts) -> tuple[object, object, str]:
     return ana, bo, game_id
 
 
+@pytest.mark.slow  # a long browser run (the default run stays under 5 minutes)
 def test_premoves_are_played_or_dropped(people: Contexts) -> None:
     ana, bo, _ = _two_people(people)
     click_move(ana, 32, 28)
@@ -66,6 +67,7 @@ def test_premoves_are_played_or_dropped(people: Contexts) -> None:
     expect(ana.locator("#status")).to_contain_text("Your turn")
 
 
+@pytest.mark.slow  # a long browser run (the default run stays under 5 minutes)
 def test_takeback_between_people_and_against_the_computer(people: Contexts) -> None:
     ana, bo, _ = _two_people(people)
     click_move(ana, 32, 28)
