@@ -204,11 +204,12 @@ def serve(settings: Settings, *, workers: int | None, host: str, port: int, log_
     shown = f"[{host}]" if ":" in host else host
     if workers is None:
         # One machine: one process. Sharing the games between processes costs each move
-        # about 0.55 ms of CPU more (the fan-out through Redis, the other copies following
-        # it), so on two cores, the players' clients beside them, two processes held fewer
-        # games than one (bench/load.py, 1,000 games, quiet, 2026-11-27: p99 62 ms with
-        # one, 119 ms with two; docs/PLATFORM.md has the later figures). With a Redis of its own (DAMIER_REDIS_URL) the platform is deployed
-        # at scale, its database elsewhere: a process per core.
+        # about 0.5 ms of CPU more (the fan-out through Redis, the other copies following
+        # it): on two cores, the players' clients beside them, two processes held 1,000
+        # games no better than one (bench/load.py, quiet, 2026-11-28: p99 16.2 ms with two
+        # at 1.15 ms of CPU a move, 16.4 ms with one at 0.62 ms). With a Redis of its own
+        # (DAMIER_REDIS_URL) the platform is deployed at scale, its database elsewhere: a
+        # process per core.
         workers = available_cores() if settings.redis_url else 1
     binary = None if settings.redis_url or workers == 1 else redis_server_binary()
     if workers > 1 and settings.redis_url is None and binary is None:
