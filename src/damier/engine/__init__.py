@@ -215,7 +215,8 @@ class Engine:
         self._context.stats[S_STOP] = 1
 
     def new_game(self) -> None:
-        """Forget the transposition table."""
+        """Forget the transposition table, and take up an endgame database built since the
+        last game (:mod:`damier.egtb.auto`)."""
         if self._multi is not None:
             return self._multi.clear()
         self._context.clear()
