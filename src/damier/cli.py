@@ -8,7 +8,7 @@ import json
 import sys
 import textwrap
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from damier.board import PLAYER_NAMES, Board
@@ -474,15 +474,29 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(str(error)) from None
 
 
-def _workers(text: str) -> int:
-    """A number of server processes, 1-64 (argparse's type for ``--workers``)."""
-    try:
-        count = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of processes: {text!r}") from None
-    if not 1 <= count <= 64:
-        raise argparse.ArgumentTypeError(f"{count} processes: give 1-64")
+def _counted(what: str, most: int) -> Callable[[str], int]:
+    """argparse's type for a number of ``what``, 1 to ``most``."""
+
+    def count(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of {what}: {text!r}") from None
+        if not 1 <= number <= most:
+            raise argparse.ArgumentTypeError(f"{number} {what}: give 1-{most}")
+        return number
+
     return count
+
+
+_workers = _counted("processes", 64)
+
+
+def _threads(text: str) -> int:
+    """A number of search threads (argparse's type for ``--threads``)."""
+    from damier.engine.levels import MAX_THREADS  # the engine: only for its commands
+
+    return _counted("threads", MAX_THREADS)(text)
 
 
 def _port(text: str) -> int:
@@ -547,7 +561,7 @@ def build_parser() -> argparse.ArgumentParser:
     hub = commands.add_parser("hub", help="speak the Hub engine protocol on stdin/stdout")
     hub.add_argument("--variant", default="international")
     hub.add_argument("--level", type=int, default=10)
-    hub.add_argument("--threads", type=int, default=1, help="search threads (Lazy SMP)")
+    hub.add_argument("--threads", type=_threads, default=1, help="search threads (Lazy SMP)")
     hub.add_argument("--no-book", dest="book", action="store_false", help="no opening book")
     hub.set_defaults(run=_hub)
 
@@ -558,7 +572,7 @@ def build_parser() -> argparse.ArgumentParser:
     dxp.add_argument("--host", default="127.0.0.1", help="address to listen on")
     dxp.add_argument("--level", type=int, default=10, help="1-10")
     dxp.add_argument("--time", type=float, default=None, help="seconds per move")
-    dxp.add_argument("--threads", type=int, default=1, help="search threads (Lazy SMP)")
+    dxp.add_argument("--threads", type=_threads, default=1, help="search threads (Lazy SMP)")
     dxp.add_argument("--no-book", dest="book", action="store_false", help="no opening book")
     dxp.add_argument("--games", type=int, default=1, help="games to ask for (--connect)")
     dxp.add_argument("--minutes", type=int, default=10, help="game time to ask for")

@@ -143,3 +143,11 @@ def test_the_book_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     args = parser.parse_args(["book", "show", "--book", str(path), "--moves", "31-27"])
     assert args.run(args) == 0
     assert "not in the book" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "settings", [{"plies": 0}, {"width": 0}, {"margin": -1}, {"seconds": 0}, {"seconds": 1e9}]
+)
+def test_book_settings_out_of_range_are_refused(settings: dict[str, float]) -> None:
+    with pytest.raises(ValueError, match="a book grows"):
+        BuildSettings(**settings)  # type: ignore[arg-type]

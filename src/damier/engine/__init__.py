@@ -26,7 +26,7 @@ from damier.egtb.auto import build_in_background
 from damier.engine.bitsearch import bitboard_position
 from damier.engine.book import Book, shipped_book
 from damier.engine.evaluation import evaluation_tables
-from damier.engine.levels import LEVELS, Level
+from damier.engine.levels import LEVELS, MAX_THREADS, Level
 from damier.engine.search import (
     INFINITY,
     MATE,
@@ -99,8 +99,6 @@ class Info:
         """Nodes per second."""
         return int(self.nodes / self.seconds) if self.seconds > 0 else 0
 
-
-MAX_THREADS = 64
 
 SearchResult = Info
 """The final :class:`Info` of a search."""

@@ -167,6 +167,13 @@ class BuildSettings:
     seconds: float = 1.0
     """Search time per position."""
 
+    def __post_init__(self) -> None:
+        if self.plies < 1 or self.width < 1 or self.margin < 0 or not 0 < self.seconds <= 600:
+            raise ValueError(
+                "a book grows at least 1 ply, 1 line wide, a margin of 0 or more and "
+                "0-600 seconds a position"
+            )
+
 
 def build(
     variant: str,

@@ -36,3 +36,6 @@ LEVELS: dict[int, Level] = {
     9: Level(depth=14, nodes=10_000_000, seconds=5.0, noise=0),
     10: Level(depth=100, nodes=0, seconds=3600.0, noise=0),
 }
+
+MAX_THREADS = 64
+"""The most search threads an engine takes (``Engine(threads=...)``, Hub, DXP)."""

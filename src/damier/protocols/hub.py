@@ -36,7 +36,8 @@ from damier import __version__
 from damier.board import Board, Move
 from damier.compiled import Progress, Warmup, engine_warmup
 from damier.egtb.auto import building as egtb_building
-from damier.engine import MAX_THREADS, Engine, Info, clock_times
+from damier.engine import Engine, Info, clock_times
+from damier.engine.levels import MAX_THREADS
 from damier.errors import IllegalMoveError
 from damier.kernel.jit import watch_compilation
 from damier.rules import Variant, get_variant
