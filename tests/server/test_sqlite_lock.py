@@ -8,8 +8,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from damier.server.store import sqlite
+from damier.server.store.db import Database
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -62,3 +64,29 @@ def test_a_lock_held_too_long_fails_with_sqlite_s_error(
     monkeypatch.setattr(sqlite, "LOCK_WAIT_SECONDS", 0.05)
     with pytest.raises(sqlite3.OperationalError, match="locked"):
         asyncio.run(sqlite.begin(waiter))
+
+
+def test_a_server_starting_beside_another_waits_for_the_switch_to_wal(tmp_path: Path) -> None:
+    """The second of two servers started together on a new file found it locked by the
+    first one's switch to WAL and its migrations, and stopped ("database is locked")."""
+    path = tmp_path / "new.sqlite3"
+    first = sqlite3.connect(path, timeout=0, isolation_level=None)
+    first.execute("CREATE TABLE t (x INTEGER)")
+    first.execute("BEGIN EXCLUSIVE")  # the file is not in WAL yet: no one may read it
+
+    async def run() -> str:
+        async def release() -> None:
+            await asyncio.sleep(0.05)
+            first.execute("COMMIT")
+
+        database = Database(f"sqlite+aiosqlite:///{path}")
+        releasing = asyncio.create_task(release())
+        try:
+            async with database.session() as session:
+                mode = (await session.execute(text("PRAGMA journal_mode"))).scalar_one()
+        finally:
+            await database.close()
+        await releasing
+        return str(mode)
+
+    assert asyncio.run(run()) == "wal"

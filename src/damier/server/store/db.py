@@ -110,14 +110,14 @@ def alembic_config(url: str) -> Config:
 
 
 def _sqlite_pragmas(engine: AsyncEngine) -> None:
-    """SQLite: WAL, foreign keys, and ``BEGIN IMMEDIATE`` so that two processes on one file
-    queue for the write lock (:func:`damier.server.store.sqlite.begin`, without stopping
-    the event loop) instead of failing on upgrade."""
+    """SQLite (WAL is set by :func:`damier.server.store.sqlite.connector`): foreign keys,
+    and ``BEGIN IMMEDIATE`` so that two processes on one file queue for the write lock
+    (:func:`damier.server.store.sqlite.begin`, without stopping the event loop) instead of
+    failing on upgrade."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=0")  # locks are waited for by sqlite.begin
         cursor.execute("PRAGMA synchronous=NORMAL")

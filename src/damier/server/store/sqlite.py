@@ -44,11 +44,18 @@ _FIRST_PAUSE, _LONGEST_PAUSE = 0.0002, 0.005
 
 async def begin(connection: sqlite3.Connection) -> None:
     """``BEGIN IMMEDIATE`` on ``connection``, waiting for another process's write lock
-    without stopping the event loop (pauses from 0.2 to 5 ms, at most 30 s in all)."""
+    without stopping the event loop."""
+    await execute_waiting(connection, BEGIN)
+
+
+async def execute_waiting(connection: sqlite3.Connection, sql: str) -> None:
+    """Run ``sql``, which takes a lock (``BEGIN IMMEDIATE``, the switch to WAL), trying
+    again while another process holds it: pauses from 0.2 to 5 ms in ``asyncio``, at most
+    LOCK_WAIT_SECONDS in all."""
     pause, deadline = _FIRST_PAUSE, time.monotonic() + LOCK_WAIT_SECONDS
     while True:
         try:
-            connection.execute(BEGIN)
+            connection.execute(sql)
             return
         except sqlite3.OperationalError as error:
             if "locked" not in str(error) and "busy" not in str(error):
@@ -156,11 +163,15 @@ class Connection:
 
 def connector(*arguments: Any, **keywords: Any) -> Callable[[], Coroutine[Any, Any, Connection]]:
     """The ``async_creator`` of an engine: ``sqlite3.connect(*arguments, **keywords)`` in
-    autocommit mode (the engine's ``begin`` listener opens each transaction itself)."""
+    autocommit mode (the engine's ``begin`` listener opens each transaction itself), in
+    WAL mode."""
 
     async def connect() -> Connection:
         connection: sqlite3.Connection = sqlite3.connect(*arguments, **keywords)
         connection.isolation_level = None
+        # The first switch to WAL needs the file to itself: a second process starting
+        # beside the first (``--workers``, or two servers on one file) waits for it.
+        await execute_waiting(connection, "PRAGMA journal_mode=WAL")
         return Connection(connection)
 
     return connect
