@@ -21,6 +21,7 @@ def wait_for_build(variant: str, seconds: float = 240) -> None:
         time.sleep(0.2)
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_the_full_engine_builds_its_database_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -52,6 +52,7 @@ def french_page(browser: Browser, base: str, errors: list[str]) -> Page:
     return page
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_french_from_the_browser_then_russian_from_the_picker(
     browser: Browser, server: str
 ) -> None:

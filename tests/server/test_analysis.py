@@ -251,6 +251,7 @@ def test_a_new_position_restarts_and_stop_stops(client: TestClient) -> None:
     eventually(lambda: analyses.running == 0)
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_the_limits_refuse_with_a_clear_message(make_app: AppFactory, tmp_path: Path) -> None:
     app = make_app(analysis_workers=2, analysis_per_player=1)
     with TestClient(app) as ana:

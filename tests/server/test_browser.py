@@ -464,6 +464,7 @@ def test_rematch_goes_to_the_new_game(people: Contexts) -> None:
     expect(page.locator("#flip")).to_have_attribute("aria-pressed", "true")  # colours swapped
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_a_finished_game_is_reviewed_by_the_engine(people: Contexts) -> None:
     page = people.page()
     game_id = create_game(page, opponent="computer", color="white", level=1)

@@ -130,6 +130,7 @@ def test_pdn_with_variations_in_and_out(people: Contexts) -> None:
     expect(page.locator("#pdn")).to_have_value(written)
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_a_finished_game_opens_on_the_analysis_board(people: Contexts) -> None:
     page = people.page()
     game_id = create_game(page, opponent="computer", color="white", level=1)

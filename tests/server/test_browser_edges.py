@@ -71,6 +71,7 @@ def test_an_unknown_match_or_variant_is_said_where_it_was_loading(people: Contex
     expect(board.get_by_role("link", name="Open the international board")).to_be_visible()
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 @SIZES
 def test_a_result_reads_plainly_with_its_score_whole(
     people: Contexts, size: tuple[int, int]
@@ -119,6 +120,7 @@ def _two_people(people: Contexts) -> tuple[Page, Page]:
     return ana, bo
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_a_takeback_request_is_on_the_status_line(people: Contexts) -> None:
     ana, bo = _two_people(people)
     click_move(ana, 32, 28)

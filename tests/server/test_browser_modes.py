@@ -193,6 +193,7 @@ def test_a_losing_game_against_the_computer_to_its_result(people: Contexts) -> N
     expect(page.locator("#now-list")).not_to_contain_text("Single game")
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_a_game_of_an_option_variant_from_the_lobby(people: Contexts) -> None:
     page = people.page()
     set_name(page, "Ana")

@@ -87,6 +87,7 @@ def assert_in_viewport(page: Page, selector: str) -> None:
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (box, size)
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_the_board_stays_in_sight_on_a_phone(people: Contexts) -> None:
     page = people.page(*PHONE)
     set_name(page, "Ana")
@@ -155,6 +156,7 @@ def test_the_match_table_stays_inside_its_card(people: Contexts, size: tuple[int
     assert edges["cardLeft"] <= edges["left"] and edges["right"] <= edges["cardRight"], edges
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 @SIZES
 def test_four_players_moves_are_whole_and_in_sight(people: Contexts, size: tuple[int, int]) -> None:
     page = people.page(*size)

@@ -91,6 +91,7 @@ def test_takeback_between_people_and_against_the_computer(people: Contexts) -> N
     expect(solo.locator("#chat")).to_be_hidden()  # no chat against the computer
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_abort_before_both_have_moved(people: Contexts) -> None:
     ana, bo, _ = _two_people(people)
     expect(ana.locator("#first-move")).to_contain_text("first move")
@@ -136,6 +137,7 @@ def test_a_multi_capture_is_drawn_whole(people: Contexts) -> None:
     assert sorted(taken.evaluate_all("els => els.map(e => e.dataset.taken)")) == ["18", "28"]
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_the_coordinates_switch(people: Contexts) -> None:
     ana = people.page()
     set_name(ana, "Ana")
@@ -168,6 +170,7 @@ def test_the_coordinates_switch(people: Contexts) -> None:
     assert not [url for url in fetched if re.search(r"\.(mp3|ogg|wav|webm)$", url)]
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_chat_shows_text_never_markup(people: Contexts) -> None:
     ana, bo, _ = _two_people(people)
     ana.fill("#chat-input", "<img src=x onerror=alert(1)> hello")

@@ -465,6 +465,7 @@ def test_a_berserk_player_has_half_his_time_and_a_point_more_for_a_long_win(
         assert line[ana]["score"] == 3 + 2 and not boards_of(tournament, 2)[0]["bonus"]
 
 
+@pytest.mark.slow  # a long run (the default run stays under 5 minutes)
 def test_two_servers_on_one_database_pair_a_round_once(make_app: AppFactory) -> None:
     clock = FakeTime()
     with TestClient(make_app(now=clock)) as first, TestClient(make_app(now=clock)) as second:
