@@ -102,10 +102,7 @@ async def _receive_frames(
                 services=services, game_id=game_id, connection=connection, raw=raw
             )
         except ServiceError as error:
-            language = i18n.negotiate(
-                websocket.cookies.get(i18n.COOKIE), websocket.headers.get("accept-language")
-            )
-            reply = _error(i18n.localize(error.detail, language))
+            reply = _error(i18n.localize(error.detail, socket_language(websocket)))
         except Exception as error:  # the database is away: said, and the socket stays
             detail = unavailable(error)
             if detail is None:
@@ -113,6 +110,14 @@ async def _receive_frames(
             reply = _error(detail)
         if reply is not None:
             connection.send(reply)
+
+
+def socket_language(websocket: WebSocket) -> str:
+    """The language of a socket's error frames: its page's (the ``damier_lang`` cookie,
+    else ``Accept-Language``, else English)."""
+    return i18n.negotiate(
+        websocket.cookies.get(i18n.COOKIE), websocket.headers.get("accept-language")
+    )
 
 
 def sender_key(websocket: WebSocket, player_id: str | None) -> str:
@@ -156,9 +161,9 @@ async def handle_message(
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise BadRequest("malformed message: not JSON") from None
+        raise BadRequest(i18n.tr("malformed message: not JSON")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise BadRequest('malformed message: expected {"type": ...}')
+        raise BadRequest(i18n.tr('malformed message: expected {"type": ...}'))
     kind = data["type"]
     if kind == "ping":
         return {"type": "pong"}
@@ -168,9 +173,9 @@ async def handle_message(
     if kind == "move":
         move, ply = data.get("move"), data.get("ply")
         if not isinstance(move, str) or not 0 < len(move) <= 128:
-            raise BadRequest('a move message needs "move": text')
+            raise BadRequest(i18n.tr('a move message needs "move": text'))
         if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-            raise BadRequest('a move message needs "ply": the current ply')
+            raise BadRequest(i18n.tr('a move message needs "ply": the current ply'))
         await changes.make_move(
             services=services, game_id=game_id, move=move, ply=ply, player_id=player_id
         )
@@ -181,7 +186,7 @@ async def handle_message(
     if kind == "draw":
         action = data.get("action")
         if action not in ("offer", "accept", "decline"):
-            raise BadRequest('a draw message needs "action": offer, accept or decline')
+            raise BadRequest(i18n.tr('a draw message needs "action": offer, accept or decline'))
         await offers.draw_action(
             services=services, game_id=game_id, player_id=player_id, action=action
         )
@@ -192,21 +197,25 @@ async def handle_message(
     if kind == "takeback":
         action = data.get("action")
         if action not in ("propose", "accept", "decline"):
-            raise BadRequest('a takeback message needs "action": propose, accept or decline')
+            raise BadRequest(
+                i18n.tr('a takeback message needs "action": propose, accept or decline')
+            )
         await table.takeback(services=services, game_id=game_id, player_id=player_id, action=action)
         return None
     if kind == "claim":
         result = data.get("result")
         if result not in ("win", "draw"):
-            raise BadRequest('a claim message needs "result": win or draw')
+            raise BadRequest(i18n.tr('a claim message needs "result": win or draw'))
         await table.claim(services=services, game_id=game_id, player_id=player_id, result=result)
         return None
     if kind == "chat":
         room, text = data.get("room"), data.get("text")
         if room not in ("players", "spectators") or not isinstance(text, str):
-            raise BadRequest('a chat message needs "room" (players or spectators) and "text"')
+            raise BadRequest(
+                i18n.tr('a chat message needs "room" (players or spectators) and "text"')
+            )
         await table.chat(
             services=services, game_id=game_id, player_id=player_id, room=room, text=text
         )
         return None
-    raise BadRequest(f"unknown message type {kind[:32]!r}")
+    raise BadRequest(i18n.tr("unknown message type {type}", type=repr(kind[:32])))

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ValidationError
 
 from damier.board import Board
 from damier.server.deps import RateLimit
+from damier.server.i18n import localize, tr
 from damier.server.security import COOKIE
 from damier.server.services.analysis import (
     Analyses,
@@ -49,7 +50,7 @@ from damier.server.services.analysis import (
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, ServiceError
 from damier.server.services.players import session_player
-from damier.server.ws import next_message, same_origin, sender_key
+from damier.server.ws import next_message, same_origin, sender_key, socket_language
 
 router = APIRouter(tags=["analysis"])
 log = logging.getLogger("damier.server")
@@ -106,6 +107,7 @@ async def analysis_socket(websocket: WebSocket) -> None:
         return
     player_id = await session_player(services=services, cookie=websocket.cookies.get(COOKIE))
     owner = sender_key(websocket, player_id)
+    language = socket_language(websocket)
     await websocket.accept()
     outbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     sender = asyncio.create_task(_send_frames(websocket, outbox))
@@ -152,12 +154,12 @@ async def analysis_socket(websocket: WebSocket) -> None:
                     line = [event_text(event) for event in game.events]
                     await send({"type": "started", "fen": game.board.fen, "line": line})
                     running = asyncio.create_task(
-                        _analyse(analyses, slot, game.board.copy(), lines, book, send)
+                        _analyse(analyses, slot, game.board.copy(), lines, book, send, language)
                     )
                 else:
-                    raise BadRequest(f"unknown message type {kind[:32]!r}")
+                    raise BadRequest(tr("unknown message type {type}", type=repr(kind[:32])))
             except ServiceError as error:
-                await send({"type": "error", "message": error.detail})
+                await send({"type": "error", "message": localize(error.detail, language)})
     except Exception:  # a bug, not a refusal: the page hears why its socket ends
         log.exception("the analysis socket failed")
         failed = True
@@ -178,13 +180,15 @@ async def _analyse(
     lines: int,
     book: bool,
     send: Callable[[dict[str, Any]], Awaitable[None]],
+    language: str,
 ) -> None:
     try:
         await analyses.run(slot, board, lines, send, book=book)
     except asyncio.CancelledError:
         raise
     except Exception as error:  # a failed search: the page hears of it, the socket stays
-        await send({"type": "error", "message": f"the analysis failed: {error}"})
+        message = tr("the analysis failed: {error}", error=str(error))
+        await send({"type": "error", "message": localize(message, language)})
 
 
 async def _send_frames(websocket: WebSocket, outbox: asyncio.Queue[dict[str, Any]]) -> None:
@@ -196,19 +200,19 @@ def _parse(raw: str | bytes) -> tuple[str, dict[str, Any]]:
     try:
         data = json.loads(raw)
     except (ValueError, UnicodeDecodeError):
-        raise BadRequest("malformed message: not JSON") from None
+        raise BadRequest(tr("malformed message: not JSON")) from None
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise BadRequest('malformed message: expected {"type": ...}')
+        raise BadRequest(tr('malformed message: expected {"type": ...}'))
     return data["type"], data
 
 
 def _start_request(data: dict[str, Any]) -> tuple[PositionRequest, int, bool]:
     lines = data.get("lines", 3)
     if not isinstance(lines, int) or isinstance(lines, bool) or not 1 <= lines <= MAX_LINES:
-        raise BadRequest(f'"lines" must be 1-{MAX_LINES}')
+        raise BadRequest(tr('"lines" must be 1-{most}', most=MAX_LINES))
     book = data.get("book", True)
     if not isinstance(book, bool):
-        raise BadRequest('"book" must be true or false')
+        raise BadRequest(tr('"book" must be true or false'))
     try:
         request = PositionRequest.model_validate(
             {key: data[key] for key in ("variant", "fen", "moves") if key in data}
@@ -216,5 +220,8 @@ def _start_request(data: dict[str, Any]) -> tuple[PositionRequest, int, bool]:
     except ValidationError as error:
         problem = error.errors()[0]
         where = ".".join(str(part) for part in problem.get("loc", ()))
-        raise BadRequest(f"{where}: {problem.get('msg', 'invalid')}") from None
+        # i18n: a field of the message, and why it is refused (pydantic's words, in English)
+        raise BadRequest(
+            tr("{field}: {error}", field=where, error=problem.get("msg", "invalid"))
+        ) from None
     return request, lines, book

@@ -11,6 +11,7 @@ import json
 from fastapi import APIRouter, Request, Response, WebSocket, status
 
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
+from damier.server.i18n import localize
 from damier.server.rooms import Connection
 from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
@@ -23,7 +24,7 @@ from damier.server.services.tournaments.schemas import (
     TournamentLists,
     TournamentView,
 )
-from damier.server.ws import next_message, same_origin, sender_key
+from damier.server.ws import next_message, same_origin, sender_key, socket_language
 
 router = APIRouter(prefix="/api/tournaments", tags=["tournaments"])
 sockets = APIRouter(tags=["websocket"])
@@ -130,7 +131,8 @@ async def tournament_socket(websocket: WebSocket, tournament_id: str) -> None:
                 try:
                     raw = await next_message(websocket, services, key)
                 except ServiceError as error:
-                    connection.send({"type": "error", "message": error.detail})
+                    message = localize(error.detail, socket_language(websocket))
+                    connection.send({"type": "error", "message": message})
                     continue
                 if raw is None:
                     return

@@ -20,6 +20,7 @@ from damier.rules import Variant, all_variants, get_variant
 from damier.rules.description import BoardKind, Topology
 from damier.rules.explain import explain
 from damier.rules.variants import BUILTIN, OPTION_SUMMARIES, UnknownVariantError
+from damier.server.i18n import tr
 from damier.server.schemas import (
     CellView,
     Family,
@@ -173,7 +174,7 @@ async def list_variants() -> list[VariantInfo]:
 @router.get("/{name}", response_model=VariantDetail)
 async def variant_detail(name: str) -> VariantDetail:
     if len(name) > 64:
-        raise NotFound("no such variant")
+        raise NotFound(tr("no such variant"))
     try:
         get_variant(name.split("+")[0])
     except UnknownVariantError as error:

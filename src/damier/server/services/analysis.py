@@ -39,6 +39,7 @@ from damier.notation.pdn import (
     tag_name_problem,
 )
 from damier.rules import Variant
+from damier.server.i18n import tr, tr_n
 from damier.server.schemas import Square
 from damier.server.services.errors import BadRequest, RateLimited
 from damier.server.services.games import rules_of
@@ -96,7 +97,9 @@ def _play(game: Game, text: str) -> Move | Forfeit:
             return forfeit
         return game.push(text)
     except ValueError as error:  # illegal, ambiguous, or the game is over
-        raise BadRequest(f"move {len(game.events) + 1} ({text}): {error}") from None
+        raise BadRequest(
+            tr("move {n} ({move}): {error}", n=len(game.events) + 1, move=text, error=str(error))
+        ) from None
 
 
 def position(variant: str, fen: str | None, moves: list[str]) -> Game:
@@ -111,7 +114,7 @@ def _replay(variant: str, fen: str | None, moves: list[str]) -> tuple[Game, list
     try:
         game = Game(rules, fen.strip() if fen and fen.strip() else None)
     except (FenError, ValueError) as error:
-        raise BadRequest(f"impossible position: {error}") from None
+        raise BadRequest(tr("impossible position: {error}", error=str(error))) from None
     line = []
     for text in moves:
         event = _play(game, text)
@@ -240,10 +243,11 @@ def pdn_tree(text: str, default: str) -> PdnTree:
     broken game is refused with its line and column."""
     games = read_pdn(text)
     if not games:
-        raise BadRequest("no game in this PDN")
+        raise BadRequest(tr("no game in this PDN"))
     record = games[0]
     if record.errors:
-        raise BadRequest(f"PDN {record.errors[0]}")
+        problem = record.errors[0]
+        raise BadRequest(_at(problem.line, problem.column, problem.message))
     try:
         variant = record.variant(_variant(default))
     except ValueError as error:  # an unknown GameType or Variant, or options refused
@@ -262,16 +266,19 @@ def pdn_tree(text: str, default: str) -> PdnTree:
             variations=variations,
         )
 
-    def where(node: Node) -> str:
-        return f"PDN line {node.line}, column {node.column}: "
-
     return PdnTree(
         variant=variant.name,
         fen=game.start_fen,
         tags=dict(record.tags),
         comment=record.comment,
         result=record.result,
-        moves=_walk(game, record.moves, lambda node: node.text, where, tree_move),
+        moves=_walk(
+            game,
+            record.moves,
+            lambda node: node.text,
+            lambda node: (node.line, node.column),
+            tree_move,
+        ),
     )
 
 
@@ -284,7 +291,7 @@ def tree_pdn(tree: PdnTree) -> str:
     def node(move: TreeMove, event: Move | Forfeit, variations: list[list[Node]]) -> Node:
         return Node(event_text(event), 0, 0, list(move.comments), list(move.nags), variations)
 
-    moves = _walk(start, tree.moves, lambda move: move.notation, lambda _: "", node)
+    moves = _walk(start, tree.moves, lambda move: move.notation, lambda _: None, node)
     tags = dict(tree.tags)
     if variant.pdn_game_type is not None:
         tags.setdefault("GameType", str(variant.pdn_game_type))
@@ -297,6 +304,11 @@ def tree_pdn(tree: PdnTree) -> str:
         return dump_pdn(record)
     except ValueError as error:  # a tag name or a result PDN cannot hold
         raise BadRequest(str(error)) from None
+
+
+def _at(line: int, column: int, error: str) -> str:
+    """A refusal of a PDN: where in the text, and why (a reader's or the kernel's reason)."""
+    return tr("PDN line {line}, column {column}: {error}", line=line, column=column, error=error)
 
 
 In = TypeVar("In", Node, TreeMove)
@@ -321,7 +333,7 @@ def _walk(
     game: Game,
     line: Sequence[In],
     text: Callable[[In], str],
-    where: Callable[[In], str],
+    where: Callable[[In], tuple[int, int] | None],
     make: Callable[[In, Move | Forfeit, list[list[Out]]], Out],
 ) -> list[Out]:
     """Play ``line`` on ``game`` with every variation in it, each from the position before
@@ -330,7 +342,7 @@ def _walk(
 
     Each move is played once and taken back once (the draw rules see the moves before
     it); the walk keeps its own stack of lines, so a deep tree makes no deep calls.
-    BadRequest for a move refused, after ``where`` the move is.
+    BadRequest for a move refused, with ``where`` the move is (its PDN line and column).
     """
     root: list[Out] = []
     stack = [_Line(line, root)]
@@ -352,7 +364,10 @@ def _walk(
         try:
             event = _play(game, text(move))
         except BadRequest as error:
-            raise BadRequest(f"{where(move)}{error}") from None
+            at = where(move)
+            if at is None:
+                raise
+            raise BadRequest(_at(*at, error.detail)) from None
         top.played.append(event)
         top.out.append(make(move, event, top.built))
         top.index += 1
@@ -428,12 +443,17 @@ class Analyses:
         limits is reached."""
         if self._running.get(owner, 0) >= self.per_player:
             raise RateLimited(
-                f"you already have {self.per_player} engine analysis running"
-                " (close the other analysis pages, or stop their engine)"
+                tr_n(
+                    "you already have {n} engine analysis running"
+                    " (close the other analysis pages, or stop their engine)",
+                    "you already have {n} engine analyses running"
+                    " (close the other analysis pages, or stop their engine)",
+                    self.per_player,
+                )
             )
         if self.running >= self.workers:
             raise RateLimited(
-                "the server's engines are all busy with other analyses: try again in a moment"
+                tr("the server's engines are all busy with other analyses: try again in a moment")
             )
         self._running[owner] = self._running.get(owner, 0) + 1
         return Slot(self, owner)

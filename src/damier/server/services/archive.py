@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from sqlalchemy import ColumnElement, Select, and_, false, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from damier.server.i18n import tr, tr_n
 from damier.server.schemas import GameSummary
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, NotFound
@@ -102,7 +103,7 @@ async def _player_ids(session: AsyncSession, name: str) -> list[str]:
     if not ids and await session.get(PlayerRow, name) is not None:
         ids = [name]
     if not ids:
-        raise NotFound(f"no player {name!r}")
+        raise NotFound(tr("no player {player}", player=repr(name)))
     return ids
 
 
@@ -141,7 +142,13 @@ async def _conditions(session: AsyncSession, wanted: ArchiveFilter) -> list[Colu
     if wanted.opening:
         moves = opening_moves(wanted.opening)
         if len(moves) > MAX_OPENING_PLIES:
-            raise BadRequest(f"an opening of at most {MAX_OPENING_PLIES} moves (plies)")
+            raise BadRequest(
+                tr_n(
+                    "an opening of at most {n} move (ply)",
+                    "an opening of at most {n} moves (plies)",
+                    MAX_OPENING_PLIES,
+                )
+            )
         for ply, move in enumerate(moves, start=1):
             conditions.append(
                 select(MoveRow.ply)
@@ -177,7 +184,7 @@ def _result(result: ArchiveResult, players: list[str] | None) -> ColumnElement[b
     if result == "draw":
         return and_(GameRow.result_winner.is_(None), GameRow.players == 2)
     if players is None:
-        raise BadRequest(f"result={result} is a player's: say whose (player)")
+        raise BadRequest(tr("result={result} is a player's: say whose (player)", result=result))
     winner = 0 if result == "win" else 1
     return or_(
         and_(GameRow.white_id.in_(players), GameRow.result_winner == winner),
@@ -193,7 +200,7 @@ async def _after(session: AsyncSession, cursor: str) -> ColumnElement[bool]:
     """The games older than the cursor's (in the archive's order)."""
     game = await session.get(GameRow, cursor)
     if game is None or game.finished is None:
-        raise NotFound(f"no finished game {cursor!r}")
+        raise NotFound(tr("no finished game {game}", game=repr(cursor)))
     return or_(
         GameRow.finished < game.finished,
         and_(GameRow.finished == game.finished, GameRow.id < game.id),

@@ -14,7 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from damier.board import PLAYER_NAMES
 from damier.game import Game
 from damier.rules import Variant, get_variant
-from damier.server.i18n import tr
+from damier.server.i18n import tr, tr_n
 from damier.server.rooms import State
 from damier.server.schemas import COLORS, GameState, GameSummary, SeatChoice
 from damier.server.services.changes import announce, apply_change, change, published_state
@@ -47,16 +47,28 @@ def _choices(
     if seats is None:
         if rules.players != 2:
             raise BadRequest(
-                f"{rules.name} is a game of {rules.players} players: "
-                "say who sits at each seat (seats)"
+                tr_n(
+                    "{variant} is a game of {n} player: say who sits at each seat (seats)",
+                    "{variant} is a game of {n} players: say who sits at each seat (seats)",
+                    rules.players,
+                    variant=rules.name,
+                )
             )
         you = secrets.randbelow(2) if color == "random" else COLORS.index(color)
         pair = [SeatChoice(kind="you", level=level), SeatChoice(kind=opponent, level=level)]
         return pair if you == 0 else pair[::-1]
     if len(seats) != rules.players:
-        raise BadRequest(f"{rules.name} has {rules.players} seats, not {len(seats)}")
+        raise BadRequest(
+            tr_n(
+                "{variant} has {n} seat, not {sent}",
+                "{variant} has {n} seats, not {sent}",
+                rules.players,
+                variant=rules.name,
+                sent=len(seats),
+            )
+        )
     if sum(choice.kind == "you" for choice in seats) != 1:
-        raise BadRequest('exactly one seat must be yours ("kind": "you")')
+        raise BadRequest(tr('exactly one seat must be yours ("kind": "you")'))
     return seats
 
 
@@ -74,13 +86,17 @@ def _new_game(rules: Variant, fen: str | None) -> Game:
     try:
         game = Game(rules, fen=fen.strip() if fen else None)
     except ValueError as error:
-        raise BadRequest(f"bad start position: {error}") from None
+        raise BadRequest(tr("bad start position: {error}", error=str(error))) from None
     if game.result is not None:
-        raise BadRequest(f"the start position is already decided ({game.result.reason})")
+        raise BadRequest(
+            tr("the start position is already decided ({reason})", reason=game.result.reason)
+        )
     for player in game.board.active_players:
         if not game.board.has_pieces(player):
             name = PLAYER_NAMES[player]
-            raise BadRequest(f"the start position is already decided: {name} has no pieces")
+            raise BadRequest(
+                tr("the start position is already decided: {color} has no pieces", color=name)
+            )
     return game
 
 

@@ -32,7 +32,7 @@ from damier.match import (
     balanced_match,
 )
 from damier.rules import Variant
-from damier.server.i18n import tr
+from damier.server.i18n import tr, tr_n
 from damier.server.schemas import (
     MatchGame,
     MatchPlan,
@@ -83,7 +83,12 @@ def match_plan(rules: Variant, games: int | None) -> tuple[MatchFormat, OpeningD
     when the variant has no matches or not of that length."""
     if rules.players != 2:
         raise BadRequest(
-            f"a match is for two players: {rules.title} is a game of {rules.players} players"
+            tr_n(
+                "a match is for two players: {variant} is a game of {n} player",
+                "a match is for two players: {variant} is a game of {n} players",
+                rules.players,
+                variant=rules.title,
+            )
         )
     deck = _deck(VARIANT_DECKS[rules.name]) if rules.name in VARIANT_DECKS else None
     if rules.name == "spanish":
@@ -336,7 +341,8 @@ def modes(spec: str) -> ModesView:
         Game(rules)
         Game(games.rules_of(losing.name))
     except ValueError as error:
-        raise BadRequest(f"{spec}: {error}") from None
+        # i18n: a variant (with its options) and why the rules refuse it (in English)
+        raise BadRequest(tr("{variant}: {error}", variant=spec, error=str(error))) from None
     checks = [ModeCheck(mode="single", ok=True, reason="", variant=rules.name)]
     plan = None
     try:

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from damier.server.i18n import tr, tr_n
 from damier.server.services.context import Services
 from damier.server.services.errors import BadRequest, NotFound
 from damier.server.services.games import create_game, join_game, rules_of
@@ -80,9 +81,22 @@ class PoolsView(BaseModel):
 def _check(variant: str, clock: str) -> str:
     rules = rules_of(variant)
     if rules.players != 2:
-        raise BadRequest(f"{rules.name} has {rules.players} players: no quick pairing")
+        raise BadRequest(
+            tr_n(
+                "{variant} has {n} player: no quick pairing",
+                "{variant} has {n} players: no quick pairing",
+                rules.players,
+                variant=rules.name,
+            )
+        )
     if clock not in POOL_CLOCKS:
-        raise BadRequest(f"no pool for the clock {clock!r}: one of {', '.join(POOL_CLOCKS)}")
+        raise BadRequest(
+            tr(
+                "no pool for the clock {clock}: one of {clocks}",
+                clock=repr(clock),
+                clocks=", ".join(POOL_CLOCKS),
+            )
+        )
     return rules.name
 
 
@@ -93,7 +107,7 @@ async def join_pool(*, services: Services, player_id: str, variant: str, clock: 
     now = services.now()
     async with services.database.session() as session, session.begin():
         if await session.get(PlayerRow, player_id) is None:
-            raise NotFound("unknown player: start a session first")
+            raise NotFound(tr("unknown player: start a session first"))
         rating = await session.get(RatingRow, (player_id, name))
         await session.execute(delete(PoolEntryRow).where(PoolEntryRow.player_id == player_id))
         session.add(

@@ -13,6 +13,7 @@ from pydantic import BaseModel, computed_field
 from sqlalchemy import ColumnElement, and_, case, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from damier.server.i18n import tr
 from damier.server.schemas import GameSummary
 from damier.server.services.context import Services
 from damier.server.services.errors import NotFound
@@ -130,7 +131,7 @@ async def find_player(session: AsyncSession, name: str) -> PlayerRow:
     if player is None:
         player = await session.get(PlayerRow, name)
     if player is None:
-        raise NotFound(f"no player {name!r}")
+        raise NotFound(tr("no player {player}", player=repr(name)))
     return player
 
 

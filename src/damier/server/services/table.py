@@ -224,7 +224,11 @@ async def chat(
     if any(seat.kind == "computer" for seat in seats):
         raise Conflict(tr("there is no chat in games against the computer"))
     if (room == "players") != (player_id in seated):
-        raise Forbidden(f"the {room}' chat is for the {room}")
+        raise Forbidden(
+            tr("the players' chat is for the players")
+            if room == "players"
+            else tr("the spectators' chat is for the spectators")
+        )
     if not services.chat_limiter.take(player_id):
         raise RateLimited(tr("too many messages: wait a little"))
     async with services.database.session() as session:

@@ -25,6 +25,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.exc import StaleDataError
 
+from damier.server.i18n import tr, tr_n
 from damier.server.rooms import Notice
 from damier.server.services import games
 from damier.server.services.clocks import check_clock
@@ -84,7 +85,7 @@ async def _load(
         query = query.with_for_update(of=TournamentRow)
     row = (await session.scalars(query)).unique().one_or_none()
     if row is None:
-        raise NotFound(f"no tournament {tournament_id!r}")
+        raise NotFound(tr("no tournament {tournament}", tournament=repr(tournament_id)))
     return row
 
 
@@ -105,7 +106,7 @@ async def _change(
                 await session.flush()
                 state = await view(services, session, row, now, viewer)
         except (StaleDataError, IntegrityError):  # another process moved it on first
-            raise Conflict("the tournament changed meanwhile: reload it") from None
+            raise Conflict(tr("the tournament changed meanwhile: reload it")) from None
     for game_row, game in started:
         await games.announce_game(services, game_row, game)
     await announce(services, state)
@@ -158,19 +159,21 @@ async def create_tournament(
     registered player (and one of ``tournament_creators`` when that setting names any)."""
     rules = games.rules_of(body.variant)
     if rules.players != 2:
-        raise BadRequest(f"a tournament is for games of two players, not {rules.title}")
+        raise BadRequest(
+            tr("a tournament is for games of two players, not {variant}", variant=rules.title)
+        )
     control = check_clock(body.clock)
     if control is None:
-        raise BadRequest("a tournament needs a clock: a player who leaves loses on time")
+        raise BadRequest(tr("a tournament needs a clock: a player who leaves loses on time"))
     if body.system == "swiss" and body.rounds is None:
-        raise BadRequest("a Swiss tournament needs its number of rounds")
+        raise BadRequest(tr("a Swiss tournament needs its number of rounds"))
     if body.system == "arena" and body.minutes is None:
-        raise BadRequest("an arena needs its length in minutes")
+        raise BadRequest(tr("an arena needs its length in minutes"))
     now = services.now()
     if body.starts_at is not None:
         starts_at = body.starts_at
         if not now - 60 <= starts_at <= now + 30 * 86400:
-            raise BadRequest("the start must be within the next 30 days")
+            raise BadRequest(tr("the start must be within the next 30 days"))
     else:
         starts_at = now + (DEFAULT_START if body.starts_in is None else body.starts_in)
     tournament_id = new_id(8)
@@ -178,11 +181,11 @@ async def create_tournament(
     async with services.database.session() as session, session.begin():
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise Forbidden("unknown player: start a session first")
+            raise Forbidden(tr("unknown player: start a session first"))
         if player.password_hash is None:
-            raise Forbidden("only a registered player may create a tournament: register first")
+            raise Forbidden(tr("only a registered player may create a tournament: register first"))
         if not _may_create(services, player):
-            raise Forbidden("tournaments are created by the site's organisers on this server")
+            raise Forbidden(tr("tournaments are created by the site's organisers on this server"))
         row = TournamentRow(
             id=tournament_id,
             name=body.name.strip(),
@@ -218,27 +221,33 @@ async def join_tournament(
 
     async def join(session: AsyncSession, row: TournamentRow, now: float) -> None:
         if row.status == "finished":
-            raise Conflict("the tournament is over")
+            raise Conflict(tr("the tournament is over"))
         entry = next((e for e in row.players if e.player_id == player_id), None)
         if entry is not None and entry.withdrawn is None:
             return
         stored = row.password_hash
         if stored is not None and not await asyncio.to_thread(_password_ok, stored, password):
-            raise Forbidden("this tournament needs its password to join")
+            raise Forbidden(tr("this tournament needs its password to join"))
         if row.status == "playing" and row.system == "round-robin":
-            raise Conflict("a round robin takes no new players once it has started")
+            raise Conflict(tr("a round robin takes no new players once it has started"))
         limit = MAX_ROUND_ROBIN if row.system == "round-robin" else MAX_SWISS
         if row.status == "playing" and row.ends_at is not None and now >= row.ends_at:
-            raise Conflict("the arena is over: its last games are being played")
+            raise Conflict(tr("the arena is over: its last games are being played"))
         if entry is None and len(active(row)) >= limit:
-            raise Conflict(f"the tournament is full ({limit} players)")
+            raise Conflict(
+                tr_n(
+                    "the tournament is full ({n} player)",
+                    "the tournament is full ({n} players)",
+                    limit,
+                )
+            )
         if entry is not None:
             entry.withdrawn = None
             entry.forfeits = 0
             return
         player = await session.get(PlayerRow, player_id)
         if player is None:
-            raise Forbidden("unknown player: start a session first")
+            raise Forbidden(tr("unknown player: start a session first"))
         seed = max((e.seed for e in row.players), default=-1) + 1
         if row.status == "coming":
             seed = len(row.players)
@@ -263,9 +272,9 @@ async def withdraw(*, services: Services, tournament_id: str, player_id: str) ->
     async def leave(session: AsyncSession, row: TournamentRow, now: float) -> None:
         entry = next((e for e in row.players if e.player_id == player_id), None)
         if entry is None or entry.withdrawn is not None:
-            raise Conflict("you are not a player of this tournament")
+            raise Conflict(tr("you are not a player of this tournament"))
         if row.status == "finished":
-            raise Conflict("the tournament is over")
+            raise Conflict(tr("the tournament is over"))
         if row.status == "coming":
             row.players.remove(entry)
             for seed, other in enumerate(row.players):
@@ -284,10 +293,10 @@ async def set_berserk(
 
     async def choose(session: AsyncSession, row: TournamentRow, now: float) -> None:
         if row.system != "arena":
-            raise BadRequest("berserk is for arenas")
+            raise BadRequest(tr("berserk is for arenas"))
         entry = next((e for e in row.players if e.player_id == player_id), None)
         if entry is None:
-            raise Conflict("you are not a player of this arena")
+            raise Conflict(tr("you are not a player of this arena"))
         entry.berserk = on
 
     return await _change(services, tournament_id, choose, player_id)
@@ -301,18 +310,18 @@ async def set_pause(
 
     async def choose(session: AsyncSession, row: TournamentRow, now: float) -> None:
         if row.system != "arena":
-            raise BadRequest("a pause is for arenas: withdraw from a round robin or a Swiss")
+            raise BadRequest(tr("a pause is for arenas: withdraw from a round robin or a Swiss"))
         entry = next((e for e in row.players if e.player_id == player_id), None)
         if entry is None:
-            raise Conflict("you are not a player of this arena")
+            raise Conflict(tr("you are not a player of this arena"))
         if row.status != "playing":
-            raise Conflict("the arena is not under way: enter it or withdraw instead")
+            raise Conflict(tr("the arena is not under way: enter it or withdraw instead"))
         if on:
             if entry.withdrawn is None:
                 entry.withdrawn = now
             return
         if row.ends_at is not None and now >= row.ends_at:
-            raise Conflict("the arena is over: its last games are being played")
+            raise Conflict(tr("the arena is over: its last games are being played"))
         entry.withdrawn, entry.forfeits = None, 0
 
     return await _change(services, tournament_id, choose, player_id)
