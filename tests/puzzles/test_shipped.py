@@ -10,6 +10,7 @@ import pytest
 from damier import Board
 from damier.puzzles import THEMES, VARIANTS, Finder, Puzzle, balance, puzzle_id, shipped, verify
 from damier.puzzles.build import later_starts
+from damier.rules import get_variant
 
 SAMPLE = 2
 """Puzzles per variant verified by the engine in the default run."""
@@ -66,3 +67,23 @@ def test_a_sample_of_the_shipped_puzzles_verifies_again(variant: str) -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_shipped_puzzle_verifies_again(variant: str) -> None:
     verified(variant, None)
+
+
+def test_the_count_table_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
+    """``damier puzzles count``: a row per variant with its number of puzzles and of each
+    theme, and a last row that sums them."""
+    from damier.cli import main
+
+    assert main(["puzzles", "count"]) == 0
+    rows = [line.split("|")[1:-1] for line in capsys.readouterr().out.splitlines()]
+    header, body = [cell.strip() for cell in rows[0]], rows[2:]
+    by_title = {cells[0].strip(): [int(c) for c in cells[1:]] for cells in body}
+    for variant in VARIANTS:
+        numbers = by_title[get_variant(variant).title]
+        assert numbers[0] == len(shipped(variant))
+        for theme, count in zip(header[2:], numbers[1:], strict=True):
+            assert count == sum(theme in p.themes for p in shipped(variant))
+    assert by_title["all"] == [
+        sum(column)
+        for column in zip(*(by_title[get_variant(v).title] for v in VARIANTS), strict=True)
+    ]

@@ -1,4 +1,4 @@
-"""The ``damier puzzles`` command: build a puzzle file, or verify one."""
+"""The ``damier puzzles`` command: build a puzzle file, verify one, or count them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from damier.puzzles.build import build
 from damier.puzzles.finding import Criteria, Finder
-from damier.puzzles.shipped import read_puzzles, shipped_path
+from damier.puzzles.shipped import VARIANTS, read_puzzles, shipped, shipped_path
 from damier.puzzles.verifying import verify
 from damier.rules import get_variant
 
@@ -101,6 +101,41 @@ def _verify(args: argparse.Namespace) -> int:
     return 1 if wrong else 0
 
 
+def count_table(variants: tuple[str, ...] = VARIANTS) -> str:
+    """A Markdown table of the shipped puzzles: how many each variant has, in all and by
+    theme (a puzzle counts once under each of its themes).
+
+    >>> count_table(("international",)).splitlines()[0].startswith("| variant | puzzles |")
+    True
+    """
+    counts = {
+        variant: Counter(t for p in shipped(variant) for t in p.themes) for variant in variants
+    }
+    themes = sorted(set().union(*counts.values()))
+    lines = [
+        "| variant | puzzles | " + " | ".join(themes) + " |",
+        "|---|---:|" + "---:|" * len(themes),
+    ]
+    total = Counter[str]()
+    for variant in variants:
+        total.update(counts[variant])
+        lines.append(
+            f"| {get_variant(variant).title} | {len(shipped(variant))} | "
+            + " | ".join(str(counts[variant][theme]) for theme in themes)
+            + " |"
+        )
+    everything = sum(len(shipped(variant)) for variant in variants)
+    lines.append(
+        f"| all | {everything} | " + " | ".join(str(total[theme]) for theme in themes) + " |"
+    )
+    return "\n".join(lines)
+
+
+def _count(_args: argparse.Namespace) -> int:
+    print(count_table())
+    return 0
+
+
 def add_commands(commands: Any) -> None:
     """Add ``puzzles`` and its subcommands to the command line's subparsers."""
     puzzles = commands.add_parser("puzzles", help="find and check puzzles")
@@ -132,3 +167,7 @@ def add_commands(commands: Any) -> None:
         "--every-move", action="store_true", help="check each move of the solver too"
     )
     verify_parser.set_defaults(run=_verify)
+    count_parser = sub.add_parser(
+        "count", help="the shipped puzzles by variant and theme (a Markdown table)"
+    )
+    count_parser.set_defaults(run=_count)
