@@ -1,15 +1,21 @@
 """Refusals in the player's language beyond the games: a tournament's (over HTTP and on its
-socket), the archive's and a profile's "no player", the analysis board's. The English stays
-as it was; a reason from the rules kernel stays English inside the translated frame."""
+socket), the archive's and a profile's "no player", the analysis board's, the lobby's modes
+of a variant, a stored game whose variant is gone. The English stays as it was; a reason
+from the rules kernel stays English inside the translated frame."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
+from damier.rules import variants
 from damier.server import i18n
-from tests.server.conftest import AppFactory, FakeTime, another, sign_in
+from tests.server.conftest import AppFactory, FakeTime, another, open_game, sign_in
 from tests.tournaments.test_api import create, organiser
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "variants"
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
 RUSSIAN = {"Accept-Language": "ru-RU,ru;q=0.9"}
@@ -116,3 +122,65 @@ def test_a_count_in_a_refusal_takes_the_language_plural(players: int, russian: s
     assert i18n.localize(full, "ru") == russian
     assert i18n.localize(full, "en") == str(full)
     assert str(full).startswith("the tournament is full (")
+
+
+def test_the_modes_of_a_variant_say_why_in_the_request_language(client: TestClient) -> None:
+    """The lobby shows ``/api/modes``' reason as it comes: it is said in the request's
+    language, and so is the match's plan."""
+    params = {"variant": "radial4"}
+    english = client.get("/api/modes", params=params).json()
+    refused = {m["mode"]: m for m in english["modes"]}["match"]
+    assert not refused["ok"]
+    assert refused["reason"] == (
+        "a match is for two players: Radial draughts for 4 (octagon, 128 cells) "
+        "is a game of 4 players"
+    )
+    french = client.get("/api/modes", params=params, headers=FRENCH).json()
+    assert {m["mode"]: m["reason"] for m in french["modes"]} == {
+        "single": "",
+        "match": "un match se joue à deux : Dames radiales pour 4 (octogone, 128 cases) "
+        "est un jeu à 4 joueurs",
+        "losing": "",
+    }
+    russian = client.get("/api/modes", params=params, headers=RUSSIAN).json()
+    assert {m["mode"]: m["reason"] for m in russian["modes"]}["match"] == (
+        "матч — для двух игроков: Радиальные шашки на четверых (восьмиугольник, 128 полей)"
+        " — игра для 4 игроков"
+    )
+    plan = client.get("/api/modes", params={"variant": "english"}, headers=RUSSIAN).json()
+    assert plan["match"]["opening_games"] == (
+        "каждая пара партий с дебюта, вытянутого из колоды, со сменой цвета"
+    )
+
+
+def test_a_game_whose_variant_is_gone_is_refused_in_the_player_language(
+    make_app: AppFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    mini = (EXAMPLES / "mini.toml").read_text(encoding="utf-8")
+    (folder / "vanished.toml").write_text(mini.replace('name = "mini"', 'name = "vanished"'))
+    with TestClient(make_app(variants_dir=folder)) as host:
+        sign_in(host, "Ana")
+        guest = another(host)
+        sign_in(guest, "Bob")
+        game = open_game(host, guest, variant="vanished")["id"]
+    monkeypatch.delitem(variants._REGISTRY, "vanished")  # the server starts without the folder
+    with TestClient(make_app()) as host:
+        english = host.get(f"/api/games/{game}")
+        assert english.status_code == 409
+        assert english.json()["detail"].startswith(
+            f"game {game} is played in variant 'vanished', which this server has not loaded"
+        )
+        french = host.get(f"/api/games/{game}", headers=FRENCH)
+        assert french.status_code == 409
+        assert french.json()["detail"] == (
+            f"la partie {game} se joue dans la variante 'vanished', que ce serveur n'a pas "
+            "chargée (son fichier de variante a-t-il été retiré ?) : elle reste en l'état "
+            f"jusqu'au retour de la variante ; ses coups sont dans /api/games/{game}/pdn"
+        )
+        host.cookies.set(i18n.COOKIE, "ru")
+        russian = host.get(f"/api/games/{game}")
+        assert russian.json()["detail"].startswith(
+            f"партия {game} играется в варианте 'vanished', который этот сервер не загрузил"
+        )

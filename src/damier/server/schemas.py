@@ -256,7 +256,7 @@ class ModeCheck(BaseModel):
     mode: Mode
     ok: bool
     reason: str
-    """Why the mode is refused (empty when it is not)."""
+    """Why the mode is refused (empty when it is not), in the request's language."""
     variant: str
     """The variant a game of this mode plays (the giveaway form for ``losing``)."""
 

@@ -8,6 +8,7 @@ from typing import Literal
 from fastapi import APIRouter, Query, Request, Response, status
 
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
+from damier.server.i18n import request_language
 from damier.server.schemas import MatchState, Mode, ModesView, NewMatch, NowView
 from damier.server.services import matches
 
@@ -15,8 +16,9 @@ router = APIRouter(prefix="/api", tags=["matches"])
 
 
 @router.get("/modes", response_model=ModesView)
-async def modes(variant: str = Query(max_length=200)) -> ModesView:
-    return matches.modes(variant)
+async def modes(request: Request, variant: str = Query(max_length=200)) -> ModesView:
+    """What ``variant`` can be played as; why a mode is refused, in the request's language."""
+    return matches.modes(variant, request_language(request))
 
 
 @router.get("/now", response_model=NowView)

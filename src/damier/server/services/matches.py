@@ -32,7 +32,7 @@ from damier.match import (
     balanced_match,
 )
 from damier.rules import Variant
-from damier.server.i18n import tr, tr_n
+from damier.server.i18n import DEFAULT, localize, tr, tr_n
 from damier.server.schemas import (
     MatchGame,
     MatchPlan,
@@ -331,10 +331,11 @@ async def _view(session: AsyncSession, row: MatchRow, now: float, viewer: str | 
 # -- the service functions ---------------------------------------------------------------
 
 
-def modes(spec: str) -> ModesView:
+def modes(spec: str, language: str = DEFAULT) -> ModesView:
     """What can be played in ``spec`` (a variant with its options): a single game, a match
     (of which lengths, from which deck) and the losing game; 400 when the registry refuses
-    the variant itself."""
+    the variant itself. A mode's ``reason`` and the match's ``opening_games`` are said in
+    ``language`` (the view holds plain strings: they are translated here)."""
     rules = games.rules_of(spec)
     losing = rules.as_giveaway()
     try:
@@ -348,7 +349,8 @@ def modes(spec: str) -> ModesView:
     try:
         format_, deck = match_plan(rules, None)
     except BadRequest as error:
-        checks.append(ModeCheck(mode="match", ok=False, reason=error.detail, variant=rules.name))
+        reason = localize(error.detail, language)
+        checks.append(ModeCheck(mode="match", ok=False, reason=reason, variant=rules.name))
     else:
         spanish = format_ == SPANISH_MATCH
         if deck is None:
@@ -362,7 +364,7 @@ def modes(spec: str) -> ModesView:
         plan = MatchPlan(
             games=[SPANISH_MATCH.games] if spanish else list(LENGTHS),
             deck=deck.name if deck is not None else None,
-            opening_games=openings,
+            opening_games=localize(openings, language),
         )
         checks.append(ModeCheck(mode="match", ok=True, reason="", variant=rules.name))
     checks.append(ModeCheck(mode="losing", ok=True, reason="", variant=losing.name))

@@ -37,14 +37,23 @@ def rebuild(row: GameRow, moves: list[MoveRow], services: Services) -> Game:
         return _replay(row, moves, services)
     except UnknownVariantError:
         raise Unplayable(
-            f"game {row.id} is played in variant {row.variant!r}, which this server has not "
-            "loaded (was its variant file removed?): it is left as it is until the variant "
-            f"is back; its moves are in /api/games/{row.id}/pdn"
+            tr(
+                "game {game} is played in variant {variant}, which this server has not "
+                "loaded (was its variant file removed?): it is left as it is until the "
+                "variant is back; its moves are in /api/games/{game}/pdn",
+                game=row.id,
+                variant=repr(row.variant),
+            )
         ) from None
     except ValueError as error:
+        # i18n: why the rules refuse a stored move (in English)
         raise Unplayable(
-            f"game {row.id} does not replay on this server ({error}): it is left as it is; "
-            f"its moves are in /api/games/{row.id}/pdn"
+            tr(
+                "game {game} does not replay on this server ({error}): it is left as it "
+                "is; its moves are in /api/games/{game}/pdn",
+                game=row.id,
+                error=str(error),
+            )
         ) from None
 
 
