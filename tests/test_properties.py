@@ -4,7 +4,7 @@ notation reads back and nothing but well-formed move text is read, FEN round-tri
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from damier import Board
@@ -123,6 +123,9 @@ def malformed_texts(draw: st.DrawFn) -> tuple[Board, str, str]:
 
 @SETTINGS
 @given(malformed_texts())
+@example(  # two faults: the doubled separator, the nearer, is named (the mixing was)
+    (Board("international", "B:WK3,K7,17:B2,4,6"), "2-11x-22", "two separators in a row")
+)
 def test_malformed_move_text_is_refused(case: tuple[Board, str, str]) -> None:
     board, text, words = case
     fen = board.fen

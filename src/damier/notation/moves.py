@@ -58,7 +58,9 @@ def split_move(geometry: Geometry, text: str) -> tuple[list[Cell], bool]:
         mark = text[at].lower()
         if mark not in _SEPARATORS:
             raise ValueError(f"{text[at]!r} in {text!r} is neither a square nor a separator")
-        if at + 1 == len(text):
+        if at + 1 == len(text) or text[at + 1].lower() in _SEPARATORS:
+            # the nearer fault first: "2-11x-22" has two separators in a row before it
+            # mixes them
             raise ValueError(_no_square(text, at + 1))
         if separator and mark != separator:
             raise ValueError(f"{text!r} mixes the separators '-' and 'x': use one kind")
