@@ -11,7 +11,9 @@ import pytest
 from damier import Board
 from damier.egtb import auto
 from damier.egtb.index import H_PIECES
+from damier.egtb.probe import build
 from damier.engine import Engine
+from damier.rules import get_variant
 
 
 def wait_for_build(variant: str, seconds: float = 240) -> None:
@@ -64,3 +66,18 @@ def test_a_dead_builders_lock_is_taken_over(
     assert auto.build_in_background("russian")
     wait_for_build("russian")
     assert (tmp_path / "russian-4.npz").is_file()
+
+
+def test_an_engine_without_databases_probes_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The puzzles' judge: the same verdict on a machine with databases as on one without."""
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    build(get_variant("english"), 3, tmp_path)
+    with_them = Engine("english", table_megabytes=4)
+    without = Engine("english", table_megabytes=4, databases=False)
+    for engine in (with_them, without):
+        engine.new_game()
+        assert engine._context.bitboards is not None
+    assert with_them._context.bitboards.tablebase[0][H_PIECES] >= 3
+    assert without._context.bitboards.tablebase[0][H_PIECES] == 0

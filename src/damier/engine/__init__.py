@@ -23,6 +23,7 @@ import numpy as np
 from damier.board import Board, Move
 from damier.egtb import SOURCES as EGTB_SOURCES
 from damier.egtb.auto import build_in_background
+from damier.egtb.probe import NO_TABLES
 from damier.engine.bitsearch import bitboard_position
 from damier.engine.book import Book, shipped_book
 from damier.engine.evaluation import evaluation_tables
@@ -144,13 +145,17 @@ class Engine:
         learned: bool | None = None,
         threads: int = 1,
         book: bool | Book = True,
+        databases: bool = True,
     ) -> None:
         """``learned``: evaluate with the learned pattern weights where the variant has
         some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`).
         ``threads``: search with that many threads (Lazy SMP, :mod:`damier.engine.threads`;
         the full level, two-player variants). ``book``: the full level plays from the
         variant's shipped opening book (or this one) when a search is bounded by time
-        only, not when it searches to a depth or a node count (:mod:`damier.engine.book`)."""
+        only, not when it searches to a depth or a node count (:mod:`damier.engine.book`).
+        ``databases``: probe the variant's endgame databases (those built so far, see
+        :mod:`damier.egtb.auto`); off, a search depends on its position alone on every
+        machine, as the puzzles' verdicts must."""
         if level not in LEVELS:
             raise ValueError(f"level must be 1-10, not {level}")
         if not 1 <= threads <= MAX_THREADS:
@@ -176,7 +181,10 @@ class Engine:
         self._context = SearchContext(
             cells, self._maxc, table_megabytes, bitboard_position(self.variant, self._tables)
         )
-        if level == max(LEVELS) and self._context.bitboards is not None:
+        self._databases = databases and self._context.bitboards is not None
+        if not self._databases and self._context.bitboards is not None:
+            self._context.bitboards.tablebase = NO_TABLES
+        if level == max(LEVELS) and self._databases:
             build_in_background(self.variant)
         self._helpers = Helpers(self._context, threads - 1)
         self._pst, self._extra = evaluation_tables(self.variant, learned)
@@ -219,9 +227,10 @@ class Engine:
             return self._multi.clear()
         self._context.clear()
         self._lines_table = None
-        self._context.refresh_tablebase(self.variant)
-        for helper in self._helpers.contexts:
-            helper.refresh_tablebase(self.variant)
+        if self._databases:
+            self._context.refresh_tablebase(self.variant)
+            for helper in self._helpers.contexts:
+                helper.refresh_tablebase(self.variant)
 
     def search(
         self,

@@ -60,14 +60,16 @@ class Lines:
 
 
 class Finder:
-    """Examines positions of one variant with a full-strength engine."""
+    """Examines positions of one variant with a full-strength engine that probes no
+    endgame database: the verdict on a position is then the same on every machine, whatever
+    databases it has built (a shipped puzzle is verified again in CI, which has none)."""
 
     def __init__(
         self, variant: str, criteria: Criteria | None = None, engine: Engine | None = None
     ) -> None:
         self.variant = get_variant(variant)
         self.criteria = criteria or Criteria()
-        self.engine = engine or Engine(self.variant, level=10, table_megabytes=16)
+        self.engine = engine or Engine(self.variant, level=10, table_megabytes=16, databases=False)
 
     def lines(self, board: Board, depth: int) -> Lines:
         """The best two moves at ``depth``, from a cleared table (so the same answer every
