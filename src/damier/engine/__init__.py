@@ -23,7 +23,6 @@ import numpy as np
 from damier.board import Board, Move
 from damier.egtb import SOURCES as EGTB_SOURCES
 from damier.egtb.auto import build_in_background
-from damier.egtb.probe import NO_TABLES
 from damier.engine.bitsearch import bitboard_position
 from damier.engine.book import Book, shipped_book
 from damier.engine.evaluation import evaluation_tables
@@ -178,12 +177,9 @@ class Engine:
         self._tables = compile_tables(self.variant)
         self._maxc = int(self._tables.rules[L.R_MAXC])
         cells = len(self._tables.rays)
-        self._context = SearchContext(
-            cells, self._maxc, table_megabytes, bitboard_position(self.variant, self._tables)
-        )
-        self._databases = databases and self._context.bitboards is not None
-        if not self._databases and self._context.bitboards is not None:
-            self._context.bitboards.tablebase = NO_TABLES
+        bitboards = bitboard_position(self.variant, self._tables, databases)
+        self._context = SearchContext(cells, self._maxc, table_megabytes, bitboards)
+        self._databases = databases and bitboards is not None
         if level == max(LEVELS) and self._databases:
             build_in_background(self.variant)
         self._helpers = Helpers(self._context, threads - 1)

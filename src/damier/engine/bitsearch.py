@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
-from damier.egtb.probe import search_tables
+from damier.egtb.probe import NO_TABLES, search_tables
 from damier.engine.evaluation import combine
 from damier.engine.patterns import (
     REGIONS,
@@ -553,10 +553,12 @@ class BitboardPosition:
         )
 
 
-def bitboard_position(variant: Variant, tables: Tables) -> BitboardPosition | None:
+def bitboard_position(
+    variant: Variant, tables: Tables, databases: bool = True
+) -> BitboardPosition | None:
     """The bitboard search's tables for ``variant`` (with its endgame database when one
-    was built), or None when the bitboard code does not cover it (the table search runs
-    then). ``DAMIER_TABLE_SEARCH=1`` forces the table
+    was built and ``databases`` asks for it), or None when the bitboard code does not
+    cover it (the table search runs then). ``DAMIER_TABLE_SEARCH=1`` forces the table
     search (to compare the two)."""
     spec = bitboard_spec(variant)
     if spec is None or os.environ.get("DAMIER_TABLE_SEARCH") == "1":
@@ -564,4 +566,5 @@ def bitboard_position(variant: Variant, tables: Tables) -> BitboardPosition | No
     geometry = geometry_of(variant)
     assert isinstance(geometry, SquareGeometry)
     columns = np.array([column for _, column in geometry.coordinates], dtype=np.int64)
-    return BitboardPosition(spec, tables.zobrist, columns, geometry.width, search_tables(variant))
+    tablebase = search_tables(variant) if databases else NO_TABLES
+    return BitboardPosition(spec, tables.zobrist, columns, geometry.width, tablebase)
