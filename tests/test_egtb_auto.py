@@ -81,3 +81,12 @@ def test_an_engine_without_databases_probes_none(
         assert engine._context.bitboards is not None
     assert with_them._context.bitboards.tablebase[0][H_PIECES] >= 3
     assert without._context.bitboards.tablebase[0][H_PIECES] == 0
+
+
+def test_an_engine_without_databases_builds_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    Engine("english", table_megabytes=4, databases=False)
+    assert not auto.building("english") and not list(tmp_path.iterdir())
