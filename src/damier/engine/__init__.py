@@ -23,6 +23,7 @@ import numpy as np
 from damier.board import Board, Move
 from damier.egtb import SOURCES as EGTB_SOURCES
 from damier.egtb.auto import build_in_background
+from damier.engine.alarm import ALARM
 from damier.engine.bitsearch import bitboard_position
 from damier.engine.book import Book, shipped_book
 from damier.engine.evaluation import evaluation_tables
@@ -166,6 +167,8 @@ class Engine:
         if level == max(LEVELS) and book is not False:
             self.book = shipped_book(self.variant.name) if book is True else book
         self._multi: MultiplayerSearch | None = None
+        self._tail: tuple[Move, np.ndarray | None] | None = None
+        """The last brief line's best move and the keys of the rest (:meth:`_iterate`)."""
         if self.variant.players > 2 or self.variant.topology is not Topology.SQUARE:
             # Three or more players (and the radial boards): paranoid search, see multiplayer.py.
             from damier.engine.multiplayer import MultiplayerSearch
@@ -250,9 +253,12 @@ class Engine:
         ``time``, when it changes or its score falls.
         """
         last = None
-        for info in self._iterate(board, time, depth, nodes, multipv, book, target):
+        self._tail = None
+        for info in self._iterate(board, time, depth, nodes, multipv, book, target, brief=True):
             last = info
         assert last is not None
+        if self._tail is not None and last.pv == (self._tail[0],):
+            last = replace(last, pv=(last.pv[0], *self._pv_moves(board, *self._tail)))
         return last
 
     def analyse(
@@ -301,7 +307,12 @@ class Engine:
         multipv: int = 1,
         book: bool = True,
         target: float | None = None,
+        brief: bool = False,
     ) -> Iterator[Info]:
+        """The search's iterations; ``brief``: only the best move of each principal
+        variation is named (the rest of the last is kept in :attr:`_tail` for
+        :meth:`search`, which names it: naming a line takes a board and its moves at every
+        ply, more than a shallow search itself, and only the last line is returned)."""
         if get_variant(board.variant) != self.variant:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
         if multipv < 1:
@@ -314,7 +325,7 @@ class Engine:
             if self._multi is not None:
                 infos = self._multi.iterate(board, time, depth, nodes, multipv)
             else:
-                infos = self._root(board, time, depth, nodes, multipv, target)
+                infos = self._root(board, time, depth, nodes, multipv, target, brief)
             for info in infos:
                 if multipv > 1 and not info.lines and info.pv:  # a forced move: one line
                     info = replace(info, lines=(info,))
@@ -339,6 +350,7 @@ class Engine:
         nodes: int | None,
         multipv: int,
         target: float | None = None,
+        brief: bool = False,
     ) -> Iterator[Info]:
         level = self.level
         max_depth = min(depth or level.depth, level.depth, MAX_PLY - 8)
@@ -361,17 +373,17 @@ class Engine:
         if count == 0:
             yield Info(0, int(stats[S_NO_MOVE]), 0, (), 0, 0.0, 0)
             return
-        timer = threading.Timer(budget, self.stop)
-        timer.daemon = True
-        timer.start()
+        alarm = ALARM.set(budget, self.stop)
         helped = len(self._helpers) > 0 and not node_limit and not level.noise and multipv == 1
         try:
             if helped and count > 1:
                 self._helpers.start(self._tables, board, key, max_depth, self._pst, self._extra)
-            infos = self._deepen(board, sq, player, key, rows, moves, max_depth, started, multipv)
+            infos = self._deepen(
+                board, sq, player, key, rows, moves, max_depth, started, multipv, brief
+            )
             yield from infos if target is None else self._within(infos, target, started)
         finally:
-            timer.cancel()
+            ALARM.cancel(alarm)
             self._helpers.stop()
 
     def _within(self, infos: Iterator[Info], target: float, started: float) -> Iterator[Info]:
@@ -408,6 +420,7 @@ class Engine:
         max_depth: int,
         started: float,
         multipv: int,
+        brief: bool = False,
     ) -> Iterator[Info]:
         context, stats = self._context, self._context.stats
         t, pst, extra = self._tables, self._pst, self._extra
@@ -498,7 +511,11 @@ class Engine:
             if noise:
                 order.remove(best_index)
                 order.insert(0, best_index)
-            best_pv = (moves[best_index], *self._pv_moves(board, moves[best_index], child_pv))
+            if brief and multipv == 1:
+                best_pv: tuple[Move, ...] = (moves[best_index],)
+                self._tail = (moves[best_index], child_pv)
+            else:
+                best_pv = (moves[best_index], *self._pv_moves(board, moves[best_index], child_pv))
             info = Info(
                 iteration,
                 int(best),

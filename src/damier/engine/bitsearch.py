@@ -73,6 +73,7 @@ from damier.kernel.bitboard import (
     Spec,
     bit_index,
     bitboard_spec,
+    cell_words,
     count_quiet,
     list_captures,
     list_quiet,
@@ -542,15 +543,8 @@ class BitboardPosition:
         self, sq: npt.NDArray[np.int8], player: int
     ) -> tuple[np.uint64, np.uint64, np.uint64]:
         """(``player``'s pieces, the other side's, the kings) of a kernel cell array."""
-        bits = self.spec.bits
-        mine = (sq == 2 * player + 1) | (sq == 2 * player + 2)
-        theirs = (sq > 0) & ~mine
-        kings = (sq > 0) & (sq % 2 == 0)
-        return (
-            np.uint64(np.bitwise_or.reduce(bits[mine], initial=0)),
-            np.uint64(np.bitwise_or.reduce(bits[theirs], initial=0)),
-            np.uint64(np.bitwise_or.reduce(bits[kings], initial=0)),
-        )
+        white, black, kings = (np.uint64(w) for w in cell_words(self.spec.bits, sq))
+        return (white, black, kings) if player == 0 else (black, white, kings)
 
 
 def bitboard_position(

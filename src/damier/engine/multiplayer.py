@@ -24,7 +24,6 @@ array is allocated by :class:`MultiplayerSearch`.
 from __future__ import annotations
 
 import random
-import threading
 import time as clock
 from collections.abc import Iterator
 from dataclasses import replace
@@ -34,6 +33,7 @@ import numpy.typing as npt
 
 from damier.board import Board, Move
 from damier.engine import Info
+from damier.engine.alarm import ALARM
 from damier.engine.levels import Level
 from damier.engine.multiplayer_eval import (
     DECIDED,
@@ -745,13 +745,11 @@ class MultiplayerSearch:
         if not legal:
             yield Info(0, 0, None, (), 0, 0.0, 0)
             return
-        timer = threading.Timer(budget, self.stop)
-        timer.daemon = True
-        timer.start()
+        alarm = ALARM.set(budget, self.stop)
         try:
             yield from self._deepen(board, rows, list(legal), max_depth, budget, started, multipv)
         finally:
-            timer.cancel()
+            ALARM.cancel(alarm)
 
     def _deepen(
         self,

@@ -817,13 +817,25 @@ def _spec(variant: Variant) -> Spec | None:
     return Spec(geo=geo, q=q, bits=bits)
 
 
-def _sides(spec: Spec, cells: npt.NDArray[np.int8]) -> tuple[np.uint64, np.uint64, np.uint64]:
-    """(White's pieces, Black's pieces, kings) of a kernel cell array."""
-    codes = np.asarray(cells)
-    white = np.bitwise_or.reduce(spec.bits[(codes == 1) | (codes == 2)], initial=0)
-    black = np.bitwise_or.reduce(spec.bits[(codes == 3) | (codes == 4)], initial=0)
-    kings = np.bitwise_or.reduce(spec.bits[(codes == 2) | (codes == 4)], initial=0)
-    return np.uint64(white), np.uint64(black), np.uint64(kings)
+@kernel
+def cell_words(bits, cells):
+    """(White's pieces, Black's pieces, kings) of a kernel cell array as words, ``bits``
+    being :attr:`Spec.bits` (compiled: the search calls it at every root move; Python gets
+    the words back as ints, to make ``np.uint64`` again)."""
+    white = ZERO
+    black = ZERO
+    kings = ZERO
+    for cell in range(cells.shape[0]):
+        code = cells[cell]
+        if code <= 0:
+            continue
+        if code <= 2:
+            white |= bits[cell]
+        else:
+            black |= bits[cell]
+        if code % 2 == 0:
+            kings |= bits[cell]
+    return white, black, kings
 
 
 def fast_perft(
@@ -845,7 +857,7 @@ def fast_perft(
         raise ValueError("duplicates must be 'drop' or 'keep'")
     if depth < 0:
         raise ValueError("depth must be at least 0")
-    white, black, kings = _sides(spec, cells)
+    white, black, kings = (np.uint64(w) for w in cell_words(spec.bits, np.asarray(cells)))
     me, opp = (white, black) if turn == 0 else (black, white)
     capacity = FIRST_CAPACITY
     while True:
