@@ -75,3 +75,15 @@ def test_search_names_the_same_whole_line_as_analyse() -> None:
     assert len(searched.pv) > 1
     assert searched.pv == analysed.pv
     assert (searched.score, searched.depth) == (analysed.score, analysed.depth)
+
+
+def test_a_failing_call_leaves_the_alarm_working() -> None:
+    alarm = Alarm()
+    rang = threading.Event()
+
+    def broken() -> None:
+        raise RuntimeError("broken")
+
+    alarm.set(0.01, broken)
+    alarm.set(0.05, rang.set)
+    assert rang.wait(5)

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 import os
 import threading
 import time
 from collections.abc import Callable
+
+logger = logging.getLogger(__name__)
 
 
 class Alarm:
@@ -67,7 +70,10 @@ class Alarm:
                     self._changed.wait(left)
                     continue
                 heapq.heappop(self._heap)
-                self._waiting.pop(number)()
+                try:
+                    self._waiting.pop(number)()
+                except Exception:  # one caller's error must not end every search's alarm
+                    logger.exception("an alarm's call failed")
 
 
 ALARM = Alarm()
