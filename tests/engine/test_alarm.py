@@ -87,3 +87,11 @@ def test_a_failing_call_leaves_the_alarm_working() -> None:
     alarm.set(0.01, broken)
     alarm.set(0.05, rang.set)
     assert rang.wait(5)
+
+
+def test_a_very_long_delay_leaves_the_alarm_working() -> None:
+    alarm = Alarm()
+    rang = threading.Event()
+    alarm.set(1e15, lambda: None)
+    alarm.set(0.02, rang.set)
+    assert rang.wait(5)

@@ -67,7 +67,7 @@ class Alarm:
                 due, number = self._heap[0]
                 left = due - time.monotonic()
                 if left > 0:
-                    self._changed.wait(left)
+                    self._changed.wait(min(left, 3600.0))  # (threading's limit is finite)
                     continue
                 heapq.heappop(self._heap)
                 try:
