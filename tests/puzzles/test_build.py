@@ -79,3 +79,16 @@ def test_build_from_the_servers_finished_games(
     assert server_games(database_url(database), "international") == []
     report = build("russian", tmp_path / "russian.jsonl", recorded=recorded)
     assert [p.moves for p in report.found] == [("16-11", "7x16", "12x17")]
+
+
+def test_self_play_levels_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    output = tmp_path / "turkish.jsonl"
+    arguments = ["puzzles", "build", "--variant", "turkish", "--games", "1", "--seed", "5"]
+    assert main([*arguments, "--levels", "1,2", "-o", str(output)]) == 0
+    assert "of 1 games" in capsys.readouterr().out
+    for wrong in ("0,3", "2,x", "11", ""):
+        with pytest.raises(SystemExit):
+            main([*arguments, "--levels", wrong, "-o", str(output)])
+        assert "--levels" in capsys.readouterr().err

@@ -1,11 +1,12 @@
 """``damier puzzles build``: puzzles from engine self-play games, a PDN file, or games
 recorded elsewhere (the server's finished games).
 
-Self-play games pair two random levels from :data:`LEVELS` (weak levels blunder into the
-shots a puzzle needs); every position of a game where the side to move passes
-:meth:`Finder.is_candidate` is examined in full. New puzzles are appended to the output
-file as they are found (a JSON line each), so a run stopped by its time limit, or killed,
-keeps what it found; positions already in the file are skipped.
+Self-play games pair two random levels from :data:`LEVELS` or the build's own (weak levels
+blunder into the shots a puzzle needs; the cheaper levels pay where the search is slow);
+every position of a game where the side to move passes :meth:`Finder.is_candidate` is
+examined in full. New puzzles are appended to the output file as they are found (a JSON line
+each), so a run stopped by its time limit, or killed, keeps what it found; positions already
+in the file are skipped.
 """
 
 from __future__ import annotations
@@ -44,17 +45,21 @@ class BuildReport:
 
 
 def self_play_positions(
-    variant: str, rng: random.Random, games: int | None, deadline: float
+    variant: str,
+    rng: random.Random,
+    games: int | None,
+    deadline: float,
+    levels: tuple[int, ...] = LEVELS,
 ) -> Iterator[tuple[int, Board]]:
-    """(game number, position) of self-play games, until ``games`` or the deadline."""
+    """(game number, position) of self-play games between ``levels``, until ``games`` or
+    the deadline."""
     rules = get_variant(variant)
     players: dict[int, Engine] = {}
     number = 0
     while (games is None or number < games) and time.monotonic() < deadline:
         number += 1
-        levels = (rng.choice(LEVELS), rng.choice(LEVELS))
         engines = []
-        for level in levels:
+        for level in (rng.choice(levels), rng.choice(levels)):
             if level not in players:
                 players[level] = Engine(
                     rules, level=level, table_megabytes=4, seed=rng.getrandbits(32)
@@ -137,6 +142,7 @@ def build(
     pdn: str | None = None,
     recorded: Iterable[tuple[str | None, list[str]]] | None = None,
     seed: int | None = None,
+    levels: tuple[int, ...] = LEVELS,
     criteria: Criteria | None = None,
     report: Callable[[str], None] | None = None,
 ) -> BuildReport:
@@ -159,7 +165,7 @@ def build(
         positions = pdn_positions(rules.name, Path(pdn).read_text(encoding="utf-8"))
     else:
         source = "self-play"
-        positions = self_play_positions(rules.name, random.Random(seed), games, deadline)
+        positions = self_play_positions(rules.name, random.Random(seed), games, deadline, levels)
     output.parent.mkdir(parents=True, exist_ok=True)
     with output.open("a", encoding="utf-8") as out:
         for number, board in positions:

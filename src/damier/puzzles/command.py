@@ -9,7 +9,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from damier.puzzles.build import build
+from damier.engine.levels import LEVELS as ENGINE_LEVELS
+from damier.puzzles.build import LEVELS, build
 from damier.puzzles.finding import Criteria, Finder
 from damier.puzzles.shipped import VARIANTS, read_puzzles, shipped, shipped_path
 from damier.puzzles.verifying import verify
@@ -58,6 +59,17 @@ def server_games(url: str, variant: str) -> list[tuple[str | None, list[str]]]:
     return asyncio.run(read())
 
 
+def _levels(text: str) -> tuple[int, ...]:
+    """``--levels 2,3,4``: engine levels that exist."""
+    try:
+        levels = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of levels: {text!r}") from None
+    if not levels or any(level not in ENGINE_LEVELS for level in levels):
+        raise argparse.ArgumentTypeError(f"levels are {min(ENGINE_LEVELS)}-{max(ENGINE_LEVELS)}")
+    return levels
+
+
 def _build(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant).name
     recorded = server_games(args.database, variant) if args.database else None
@@ -71,6 +83,7 @@ def _build(args: argparse.Namespace) -> int:
         pdn=args.pdn,
         recorded=recorded,
         seed=args.seed,
+        levels=args.levels,
         criteria=criteria,
         report=_say,
     )
@@ -151,6 +164,12 @@ def add_commands(commands: Any) -> None:
         "--database", default=None, help="read the finished games of a server's database (URL)"
     )
     build_parser.add_argument("--seed", type=int, default=None)
+    build_parser.add_argument(
+        "--levels",
+        type=_levels,
+        default=LEVELS,
+        help="the self-play levels, comma-separated (default: 2,3,4,5,6)",
+    )
     build_parser.add_argument(
         "--depth", type=int, default=Criteria.depth, help="plies of the deciding search"
     )
