@@ -91,6 +91,17 @@ def test_a_near_miss_with_two_winning_moves_is_refused(
     assert verdict.reason.startswith(reason), verdict.reason
 
 
+def test_the_quick_test_turns_away_two_winning_first_moves(finders: dict[str, Finder]) -> None:
+    """The near miss whose two first moves both win already at the quick test's depth is
+    not examined (the deep search would refuse it too)."""
+    finder = finder_of(finders, "international")
+    board = Board("international", NEAR_MISSES[0][1])
+    scan = finder.scanner.search(board, depth=finder.criteria.scan_depth, multipv=2)
+    assert scan.lines[1].score >= finder.criteria.bound <= scan.score
+    assert not finder.is_candidate(board)
+    assert finder.examine(board).reason.startswith("two winning first moves")
+
+
 def test_a_position_without_a_winning_move_is_no_puzzle(finders: dict[str, Finder]) -> None:
     finder = finder_of(finders, "international")
     board = Board("international")

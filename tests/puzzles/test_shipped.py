@@ -3,12 +3,22 @@ verified again by the engine in the default run, all of them in the slow one."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import random
 
 import pytest
 
 from damier import Board
-from damier.puzzles import THEMES, VARIANTS, Finder, Puzzle, balance, puzzle_id, shipped, verify
+from damier.puzzles import (
+    THEMES,
+    VARIANTS,
+    Puzzle,
+    balance,
+    puzzle_id,
+    shipped,
+    verify_many,
+)
 from damier.puzzles.build import later_starts
 from damier.rules import get_variant
 
@@ -47,14 +57,14 @@ def test_every_shipped_line_is_legal_and_wins_what_it_says(variant: str) -> None
     assert not tails & {p.fen for p in puzzles}, "a puzzle is the tail of another"
 
 
-def verified(variant: str, count: int | None) -> None:
+def verified(variant: str, count: int | None, workers: int = 1) -> None:
     puzzles = list(shipped(variant))
     if not puzzles:
         pytest.skip(f"no {variant} puzzles shipped yet")
     if count is not None and count < len(puzzles):
         puzzles = random.Random(34).sample(puzzles, count)
-    finder = Finder(variant)
-    wrong = {p.id: problems for p in puzzles if (problems := verify(p, finder))}
+    verdicts = verify_many(puzzles, workers=workers)
+    wrong = {p.id: problems for p, problems in verdicts if problems}
     assert wrong == {}
 
 
@@ -66,7 +76,7 @@ def test_a_sample_of_the_shipped_puzzles_verifies_again(variant: str) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_shipped_puzzle_verifies_again(variant: str) -> None:
-    verified(variant, None)
+    verified(variant, None, workers=os.cpu_count() or 1)
 
 
 def test_the_count_table_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
@@ -87,3 +97,17 @@ def test_the_count_table_adds_up(capsys: pytest.CaptureFixture[str]) -> None:
         sum(column)
         for column in zip(*(by_title[get_variant(v).title] for v in VARIANTS), strict=True)
     ]
+
+
+def test_verifying_in_two_processes_gives_the_same_verdicts_in_order() -> None:
+    """:func:`verify_many`: the verdicts of a pool of processes are those of one, in the
+    order of the puzzles, a wrong puzzle among them told apart."""
+    puzzles = list(shipped("russian")[:3])
+    wrong = dataclasses.replace(puzzles[1], gain=puzzles[1].gain + 100)
+    puzzles.insert(2, wrong)
+    alone = list(verify_many(puzzles, workers=1))
+    shared = list(verify_many(puzzles, workers=2))
+    assert shared == alone
+    assert [p for p, _ in shared] == puzzles
+    assert [bool(problems) for _, problems in shared] == [False, False, True, False]
+    assert "not the stated" in shared[2][1][0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 from collections import Counter
@@ -11,9 +12,9 @@ from typing import Any
 
 from damier.engine.levels import LEVELS as ENGINE_LEVELS
 from damier.puzzles.build import LEVELS, build
-from damier.puzzles.finding import Criteria, Finder
+from damier.puzzles.finding import Criteria
 from damier.puzzles.shipped import VARIANTS, read_puzzles, shipped, shipped_path
-from damier.puzzles.verifying import verify
+from damier.puzzles.verifying import verify_many
 from damier.rules import get_variant
 
 
@@ -103,10 +104,9 @@ def _verify(args: argparse.Namespace) -> int:
     puzzles = [p for p in read_puzzles(path) if p.variant == variant]
     if args.sample is not None and args.sample < len(puzzles):
         puzzles = random.Random(args.seed).sample(puzzles, args.sample)
-    finder = Finder(variant)
     wrong = 0
-    for puzzle in puzzles:
-        problems = verify(puzzle, finder, every_move=args.every_move)
+    verdicts = verify_many(puzzles, every_move=args.every_move, workers=args.workers)
+    for puzzle, problems in verdicts:
         if problems:
             wrong += 1
             print(f"{puzzle.id}: {'; '.join(problems)}")
@@ -184,6 +184,12 @@ def add_commands(commands: Any) -> None:
     verify_parser.add_argument("--seed", type=int, default=None)
     verify_parser.add_argument(
         "--every-move", action="store_true", help="check each move of the solver too"
+    )
+    verify_parser.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="processes that share the work (default: one a core)",
     )
     verify_parser.set_defaults(run=_verify)
     count_parser = sub.add_parser(

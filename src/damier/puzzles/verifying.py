@@ -3,6 +3,11 @@ depth, its end won by its margin (and, on request, every move of the solver uniq
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from itertools import repeat
+from multiprocessing import get_context
+
 from damier.board import Board
 from damier.errors import IllegalMoveError
 from damier.puzzles.finding import Finder
@@ -47,3 +52,30 @@ def verify(puzzle: Puzzle, finder: Finder | None = None, *, every_move: bool = F
     if first.second is not None and first.second >= c.bound:
         problems.append(f"a second first move scores {first.second}, at least {c.bound}")
     return problems
+
+
+_finders: dict[str, Finder] = {}
+"""A worker process's judges, one a variant (their engines are built once)."""
+
+
+def _verify_here(puzzle: Puzzle, every_move: bool) -> list[str]:
+    finder = _finders.get(puzzle.variant)
+    if finder is None:
+        finder = _finders[puzzle.variant] = Finder(puzzle.variant)
+    return verify(puzzle, finder, every_move=every_move)
+
+
+def verify_many(
+    puzzles: Sequence[Puzzle], *, every_move: bool = False, workers: int = 1
+) -> Iterator[tuple[Puzzle, list[str]]]:
+    """Each of ``puzzles`` with what is wrong with it, in order, judged by ``workers``
+    processes (each with its own engines: a verdict starts from a cleared table, so it does
+    not depend on the process or on the puzzles judged before)."""
+    if workers <= 1 or len(puzzles) < 2:
+        for puzzle in puzzles:
+            yield puzzle, _verify_here(puzzle, every_move)
+        return
+    # "spawn": a forked child would inherit the parent's threads' locks in any state.
+    with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+        verdicts = pool.map(_verify_here, puzzles, repeat(every_move), chunksize=2)
+        yield from zip(puzzles, verdicts, strict=True)
