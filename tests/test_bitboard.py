@@ -32,6 +32,7 @@ from damier.rules.description import (
     Landing,
     Promotion,
     Range,
+    Removal,
     Topology,
 )
 from tests.conftest import perft_reference
@@ -45,6 +46,7 @@ VARIANTS = [
     "pool+men-capture-forward-only",
     "italian+dark-first",
     "thai+twelve-men",
+    "turkish+promotion-ends-move",
     "international-giveaway",
     "russian-giveaway",
 ]
@@ -56,13 +58,13 @@ def _count(variant: Variant, fen: str | None, depth: int, duplicates: str) -> in
     return fast_perft(variant, board.cells, board.turn, depth, duplicates)
 
 
-def test_covers_the_international_family_and_no_other() -> None:
+def test_covers_the_international_family_turkish_and_no_other() -> None:
     covered = {variant.name for variant in damier.all_variants() if covers(variant)}
     assert {"international", "brazilian", "russian", "english", "pool", "italian"} <= covered
-    assert {"frisian", "frysk"} <= covered
-    # Outside the switches: boards of all squares, a board too large for a word,
-    # Breakthrough's crowning win.
-    for name in ("turkish", "croda", "dameo", "canadian", "breakthrough"):
+    assert {"frisian", "frysk", "turkish"} <= covered
+    # Outside the switches: diagonal moves on a board of all squares (Croda, Dameo's men),
+    # a board too large for a word, Breakthrough's crowning win.
+    for name in ("croda", "dameo", "canadian", "breakthrough"):
         assert name not in covered
 
 
@@ -78,7 +80,7 @@ def test_covers_two_players_on_a_plain_square_board_only() -> None:
 
 
 def test_an_uncovered_variant_gives_none() -> None:
-    board = Board("turkish")
+    board = Board("croda")
     assert fast_perft(board.variant, board.cells, board.turn, 3) is None
 
 
@@ -192,6 +194,13 @@ MIXED = [
     ("russian", {"man_captures": ALL_DIRECTIONS, "king_captures": ALL_DIRECTIONS}),
     ("brazilian", {"man_captures": ORTHOGONAL | {Direction.FORWARD_DIAGONAL}}),
     ("frisian", {"king_range": Range.SHORT, "choice": (Choice.MOST_VALUE, Choice.MOST_KINGS)}),
+    # Turkish's capture rules on the dark squares, and its board with other rules.
+    ("international", {"removal": Removal.IMMEDIATE}),
+    ("russian", {"removal": Removal.IMMEDIATE, "no_reversal": True}),
+    ("frisian", {"no_reversal": True}),
+    ("turkish", {"king_range": Range.SHORT, "removal": Removal.AT_END}),
+    ("turkish", {"no_reversal": False, "choice": ()}),
+    ("turkish", {"man_moves": ORTHOGONAL, "man_captures": frozenset({Direction.FORWARD})}),
 ]
 
 

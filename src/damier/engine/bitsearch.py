@@ -59,6 +59,8 @@ from damier.kernel.bitboard import (
     FB_WIDTH,
     FI_WIDTH,
     G_BOARD,
+    G_NOT_LEFT,
+    G_NOT_RIGHT,
     M_CAPS,
     M_FROM,
     M_KING,
@@ -66,15 +68,18 @@ from damier.kernel.bitboard import (
     M_WIDTH,
     MAX_LEVELS,
     ONE,
+    ORTHOGONAL_DIRECTIONS,
     Q_MAN_STEP,
     Q_SHIFT_A,
     Q_SHIFT_B,
+    Q_SHIFT_V,
     ZERO,
     Spec,
     bit_index,
     bitboard_spec,
     cell_words,
     count_quiet,
+    jump_step,
     list_captures,
     list_quiet,
     popcount,
@@ -113,7 +118,8 @@ def placement(me, opp, kings, player, pst):
 def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
     """:func:`damier.engine.evaluation.evaluate` of the position ``me`` (``player``, to
     move) against ``opp``; ``extra`` is indexed by bit (:meth:`BitboardPosition.by_bit`),
-    ``wings`` holds the left and right halves of the board and ``carried[ply]`` what the
+    ``wings`` holds the left and right halves of the board, the board and its edge masks
+    (:class:`BitboardPosition`), and ``carried[ply]`` what the
     search carries of the position: its pattern configurations
     (:func:`damier.engine.patterns.set_configurations`), then White's :func:`placement`."""
     regions = extra[REGIONS]
@@ -122,15 +128,23 @@ def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
         white += configured_value(carried, ply, extra)
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
-    empty = ~(me | opp)
+    empty = ~(me | opp) & wings[2]
     my_men = me & ~kings
     their_men = opp & ~kings
+    mine_step, theirs_step = q[Q_MAN_STEP + player], q[Q_MAN_STEP + 1 - player]
     mobility = 0
     for d in range(4):
-        if (q[Q_MAN_STEP + player] >> d) & 1:
-            mobility += popcount(step(my_men, d, sa, sb) & empty & wings[2])
-        if (q[Q_MAN_STEP + 1 - player] >> d) & 1:
-            mobility -= popcount(step(their_men, d, sa, sb) & empty & wings[2])
+        if (mine_step >> d) & 1:
+            mobility += popcount(step(my_men, d, sa, sb) & empty)
+        if (theirs_step >> d) & 1:
+            mobility -= popcount(step(their_men, d, sa, sb) & empty)
+    if (mine_step | theirs_step) & ORTHOGONAL_DIRECTIONS:  # men that step along the lines
+        sh = (sa, sb, np.uint64(q[Q_SHIFT_V]), wings[3], wings[4])
+        for d in range(4, 8):
+            if (mine_step >> d) & 1:
+                mobility += popcount(jump_step(my_men, d, sh) & empty)
+            if (theirs_step >> d) & 1:
+                mobility -= popcount(jump_step(their_men, d, sh) & empty)
     mine = popcount(my_men & wings[1]) - popcount(my_men & wings[0])
     theirs = popcount(their_men & wings[1]) - popcount(their_men & wings[0])
     return combine(
@@ -416,7 +430,12 @@ class BitboardPosition:
         middle = (width - 1) / 2
         left = np.bitwise_or.reduce(spec.bits[columns < middle], initial=0)
         right = np.bitwise_or.reduce(spec.bits[columns > middle], initial=0)
-        self.wings = np.array([left, right, spec.geo[G_BOARD]], dtype=np.uint64)
+        geo = spec.geo
+        self.wings = np.array(
+            [left, right, geo[G_BOARD], geo[G_NOT_LEFT], geo[G_NOT_RIGHT]], dtype=np.uint64
+        )
+        """The left and right wings, the board, and the squares off its left and right
+        edges (a step along a rank is masked by them)."""
         self.moves = np.zeros((MAX_PLY, CAPACITY, M_WIDTH), dtype=np.uint64)
         self.fb = np.zeros((MAX_LEVELS, FB_WIDTH), dtype=np.uint64)
         self.fi = np.zeros((MAX_LEVELS, FI_WIDTH), dtype=np.int64)

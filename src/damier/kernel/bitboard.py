@@ -1,4 +1,4 @@
-"""Bitboard perft for the two-player diagonal games on dark squares (the fast path).
+"""Bitboard perft for the two-player games on a square board (the fast path).
 
 The table kernel (:mod:`damier.kernel.movegen`) walks per-cell ray tables so that one
 generator plays every variant; this module trades that generality for speed where the board
@@ -10,16 +10,21 @@ or short kings, landing anywhere or right behind the victim (Thai; Killer behind
 last), men and kings capturing in any set of directions, orthogonal lines included (Frisian),
 men taking kings or not, the three promotion rules, free choice or any chain of the criteria
 most pieces, king first, most kings, earliest king and most value, and captures told apart
-by the order of the kings they meet (Italian). It never asks which variant it plays:
-International, Brazilian, Russian, English, pool, Italian, Spanish, Portuguese, Czech,
-Thai, Killer, Frisian, Frysk and their giveaway forms all run through it.
+by the order of the kings they meet (Italian), and on a board of all 64 squares the
+orthogonal games whose captured pieces leave at once and whose captures never turn straight
+back (Turkish). It never asks which variant it plays: International, Brazilian, Russian,
+English, pool, Italian, Spanish, Portuguese, Czech, Thai, Killer, Frisian, Frysk, Turkish
+and their giveaway forms all run through it.
 
 Layout ("ghost column", as in Scan): the square on (row, column) is bit
 ``(row * (width + 1) + column) // 2``. A virtual column ``width`` pads each row, so a
 diagonal step is the same shift everywhere (``width / 2`` or ``width / 2 + 1`` bits) and a
 step off the left or right edge lands on a padding bit, which is never a playable square:
 every shifted set is masked with the board (through ``empty`` or the pieces) before use.
-The 10x10 board needs 54 bits, the 8x8 ones 35 (36 mirrored).
+The 10x10 board needs 54 bits, the 8x8 ones 35 (36 mirrored). A board of all squares
+(at most 64) has no padding: the square on (row, column) is bit ``row * width + column``,
+a step along a file is ``width`` bits, and a step along a rank, one bit, is masked by the
+edge it would wrap over.
 """
 
 from __future__ import annotations
@@ -47,6 +52,7 @@ from damier.kernel.layout import (
 )
 from damier.rules.description import (
     DIAGONAL,
+    ORTHOGONAL,
     BoardKind,
     Choice,
     Direction,
@@ -131,7 +137,10 @@ Q_KING_ORDER = 16  # 1: captures meeting the kings in another order are other mo
 Q_KING_CAPTURE = 17  # + player: bit mask of the directions his kings capture in
 Q_SHIFT_V = 19  # bits of an orthogonal step along a file (two rows: width + 1)
 Q_KING_VALUE = 20  # a captured king's worth for the most-value choice (a man is 100)
-Q_SIZE = 21
+Q_KING_STEP = 21  # bit mask of the directions kings move in (no capture)
+Q_IMMEDIATE = 22  # 1: a captured piece leaves the board at once (Turkish), not at the end
+Q_NO_REVERSAL = 23  # 1: a capture never goes straight back the way its last jump came
+Q_SIZE = 24
 
 # Indices into the ``geo`` word vector.
 G_BOARD = 0  # the playable squares
@@ -143,9 +152,10 @@ G_SIZE = 5
 # Directions: 0 up-left, 1 up-right (towards row 0, White's forward), 2 down-left,
 # 3 down-right; the opposite of d < 4 is 3 - d. Captures may also go along the orthogonal
 # lines of a dark-square board, which skip the light square between two dark ones (Frisian):
-# 4 up and 5 down a file (two rows), 6 left and 7 right along a rank (two columns).
-WHITE_FORWARD = 0b0011
-BLACK_FORWARD = 0b1100
+# 4 up and 5 down a file (two rows), 6 left and 7 right along a rank (two columns); the
+# opposite of d >= 4 is d ^ 1. On a board of all squares (Turkish) only these four lines
+# exist, one row or one column a step.
+ORTHOGONAL_DIRECTIONS = 0b11110000
 
 # Columns of a move row (all words): origin bit, destination bit, captured set, and 1 if the
 # piece ends the move as a king. A move is its from, to and captured squares (Scan's way).
@@ -199,7 +209,7 @@ def step(x, d, sa, sb):
 
 
 @kernel_inline
-def _jump_step(x, d, sh):
+def jump_step(x, d, sh):
     """:func:`step` in any of the 8 capture directions; ``sh`` holds the diagonal and file
     shifts and the edge masks (a step along a rank is one bit, so it would wrap)."""
     if d < 4:
@@ -272,21 +282,21 @@ def _jump_in(q, sh, d, cur, king, flying, jumpable, empty, kings):
     Captured pieces stay on the board until the move ends: they are not ``empty`` (they
     block) and not ``jumpable``.
     """
-    victim = _jump_step(cur, d, sh)
+    victim = jump_step(cur, d, sh)
     if flying:
         while victim & empty:  # slide up to the first piece
-            victim = _jump_step(victim, d, sh)
+            victim = jump_step(victim, d, sh)
     if victim & jumpable == ZERO or (not king and q[Q_MEN_TAKE_KINGS] == 0 and victim & kings):
         return ZERO, ZERO, ZERO
-    behind = _jump_step(victim, d, sh) & empty
+    behind = jump_step(victim, d, sh) & empty
     if behind == ZERO:
         return ZERO, ZERO, ZERO
     lands = behind
     if flying and q[Q_LAND_NEXT] == 0:
-        land = _jump_step(behind, d, sh)
+        land = jump_step(behind, d, sh)
         while land & empty:  # every empty square behind the victim
             lands |= land
-            land = _jump_step(land, d, sh)
+            land = jump_step(land, d, sh)
     return victim, lands, _ends(q, victim, kings, lands, behind)
 
 
@@ -303,6 +313,11 @@ def _next_jump(q, sh, player, jumpable, empty, kings, fb, fi, level):
     flying = king and q[Q_FLYING] == 1
     directions = q[Q_KING_CAPTURE + player] if king else q[Q_MAN_CAPTURE + player]
     jumpable &= ~fb[level, FB_TAKEN]
+    if q[Q_IMMEDIATE] == 1:  # the pieces taken so far are gone: they block nothing
+        empty |= fb[level, FB_TAKEN]
+    if q[Q_NO_REVERSAL] == 1 and level > 0:
+        came = fi[level - 1, FI_K] - 1  # the direction of the jump that led here
+        directions &= ~(1 << (3 - came if came < 4 else came ^ 1))
     k = fi[level, FI_K]
     while k < 4:
         d = k
@@ -480,7 +495,7 @@ def _jumpers(q, sh, men, opp, kings, player, empty):
     if directions >> 4:  # orthogonal captures (Frisian): the opposite of d is d ^ 1
         for d in range(4, 8):
             if (directions >> d) & 1:
-                jumpers |= _jump_step(_jump_step(empty, d ^ 1, sh) & victims, d ^ 1, sh)
+                jumpers |= jump_step(jump_step(empty, d ^ 1, sh) & victims, d ^ 1, sh)
     return jumpers & men
 
 
@@ -543,15 +558,22 @@ def count_quiet(geo, q, me, opp, kings, player):
     empty = geo[G_BOARD] & ~(me | opp)
     men = me & ~kings
     directions = q[Q_MAN_STEP + player]
-    n = 0
+    king_directions = q[Q_KING_STEP]
+    own_kings = me & kings
+    if (directions | king_directions) & ORTHOGONAL_DIRECTIONS:
+        sh = (sa, sb, np.uint64(q[Q_SHIFT_V]), geo[G_NOT_LEFT], geo[G_NOT_RIGHT])
+        n = _count_orthogonal_quiet(q, sh, men, own_kings, empty, directions)
+    else:
+        n = 0
     for d in range(4):
         if (directions >> d) & 1:
             n += popcount(step(men, d, sa, sb) & empty)
-    own_kings = me & kings
     if own_kings != ZERO:
         # All kings slide together: the squares k steps away form one set per direction
         # (a king's ray stops at the first piece, so two kings' rays never overlap).
         for d in range(4):
+            if (king_directions >> d) & 1 == 0:
+                continue
             reach = step(own_kings, d, sa, sb) & empty
             while reach != ZERO:
                 n += popcount(reach)
@@ -559,6 +581,68 @@ def count_quiet(geo, q, me, opp, kings, player):
                     break
                 reach = step(reach, d, sa, sb) & empty
     return n
+
+
+@kernel
+def _count_orthogonal_quiet(q, sh, men, own_kings, empty, directions):
+    """:func:`count_quiet`'s steps along the files and ranks (a function of its own, as
+    :func:`_orthogonal_jump`, so that the diagonal games compile as before)."""
+    n = 0
+    for d in range(4, 8):
+        if (directions >> d) & 1:
+            n += popcount(jump_step(men, d, sh) & empty)
+    if own_kings != ZERO:
+        for d in range(4, 8):
+            if (q[Q_KING_STEP] >> d) & 1 == 0:
+                continue
+            reach = jump_step(own_kings, d, sh) & empty
+            while reach != ZERO:
+                n += popcount(reach)
+                if q[Q_FLYING] == 0:
+                    break
+                reach = jump_step(reach, d, sh) & empty
+    return n
+
+
+@kernel
+def _list_orthogonal_quiet(q, sh, men, own_kings, empty, crown, directions, moves, ply):
+    """:func:`list_quiet`'s steps along the files and ranks, written from ``moves[ply, 0]``
+    on: their number, or -1 when the buffer is too small."""
+    capacity = moves.shape[1]
+    count = 0
+    for d in range(4, 8):
+        if (directions >> d) & 1 == 0:
+            continue
+        targets = jump_step(men, d, sh) & empty
+        while targets != ZERO:
+            to = targets & ~(targets - ONE)
+            targets ^= to
+            if count >= capacity:
+                return -1
+            moves[ply, count, M_FROM] = jump_step(to, d ^ 1, sh)
+            moves[ply, count, M_TO] = to
+            moves[ply, count, M_CAPS] = ZERO
+            moves[ply, count, M_KING] = ONE if to & crown else ZERO
+            count += 1
+    while own_kings != ZERO:
+        origin = own_kings & ~(own_kings - ONE)
+        own_kings ^= origin
+        for d in range(4, 8):
+            if (q[Q_KING_STEP] >> d) & 1 == 0:
+                continue
+            to = jump_step(origin, d, sh) & empty
+            while to != ZERO:
+                if count >= capacity:
+                    return -1
+                moves[ply, count, M_FROM] = origin
+                moves[ply, count, M_TO] = to
+                moves[ply, count, M_CAPS] = ZERO
+                moves[ply, count, M_KING] = ONE
+                count += 1
+                if q[Q_FLYING] == 0:
+                    break
+                to = jump_step(to, d, sh) & empty
+    return count
 
 
 @kernel_inline
@@ -571,7 +655,15 @@ def list_quiet(geo, q, me, opp, kings, player, moves, ply, st):
     capacity = moves.shape[1]
     men = me & ~kings
     directions = q[Q_MAN_STEP + player]
-    count = 0
+    king_directions = q[Q_KING_STEP]
+    if (directions | king_directions) & ORTHOGONAL_DIRECTIONS:
+        sh = (sa, sb, np.uint64(q[Q_SHIFT_V]), geo[G_NOT_LEFT], geo[G_NOT_RIGHT])
+        own = me & kings
+        count = _list_orthogonal_quiet(q, sh, men, own, empty, crown, directions, moves, ply)
+        if count < 0:
+            return -1
+    else:
+        count = 0
     for d in range(4):
         if (directions >> d) & 1 == 0:
             continue
@@ -591,6 +683,8 @@ def list_quiet(geo, q, me, opp, kings, player, moves, ply, st):
         origin = own_kings & ~(own_kings - ONE)
         own_kings ^= origin
         for d in range(4):
+            if (king_directions >> d) & 1 == 0:
+                continue
             to = step(origin, d, sa, sb) & empty
             while to != ZERO:
                 if count >= capacity:
@@ -707,7 +801,6 @@ class Spec(NamedTuple):
     """``bits[cell]``: the word of the kernel's cell ``cell``."""
 
 
-_FORWARD = {0: WHITE_FORWARD, 1: BLACK_FORWARD}
 # The directions of each direction class, for White (player 0); Black's are mirrored.
 _CLASS_DIRECTIONS = {
     Direction.FORWARD_DIAGONAL: (0, 1),
@@ -745,16 +838,27 @@ def bitboard_spec(variant: Variant) -> Spec | None:
 def _rules_fit(variant: Variant) -> bool:
     """Whether the rules are among the switches. (Frisian's limit on king moves in a row is
     not one of them, but perft does not see it: the board applies it from its history.)"""
+    dark = (
+        variant.board in (BoardKind.DARK, BoardKind.MIRRORED)
+        and variant.width % 2 == 0
+        and variant.man_moves == frozenset({Direction.FORWARD_DIAGONAL})
+        and variant.king_moves == DIAGONAL
+    )
+    # A board of all squares has no diagonal step in its layout: its pieces keep to the
+    # files and ranks.
+    every_square = (
+        variant.board is BoardKind.ALL
+        and variant.width * variant.height <= 64
+        and variant.king_moves == ORTHOGONAL
+        and variant.man_moves <= ORTHOGONAL
+        and variant.man_captures <= ORTHOGONAL
+        and variant.king_captures <= ORTHOGONAL
+    )
     return (
         variant.players == 2
         and variant.topology is Topology.SQUARE
         and variant.corner == 0
-        and variant.board in (BoardKind.DARK, BoardKind.MIRRORED)
-        and variant.width % 2 == 0
-        and variant.man_moves == frozenset({Direction.FORWARD_DIAGONAL})
-        and variant.king_moves == DIAGONAL
-        and variant.removal is Removal.AT_END
-        and not variant.no_reversal
+        and (dark or every_square)
         and not variant.line_moves
         and not variant.crowning_wins
         and len(variant.choice) <= 4
@@ -775,16 +879,20 @@ def _spec(variant: Variant) -> Spec | None:
     if not _rules_fit(variant):
         return None
     width, height = variant.width, variant.height
+    every_square = variant.board is BoardKind.ALL
     dark_parity = (height - 1) % 2 if variant.board is BoardKind.DARK else height % 2
     coordinates = [
         (row, column)
         for row in range(height)
         for column in range(width)
-        if (row + column) % 2 == dark_parity
+        if every_square or (row + column) % 2 == dark_parity
     ]
     if tuple(coordinates) != tuple(geometry_of(variant).coordinates):
         return None  # the kernel's cells are not these squares in this order
-    indices = [(row * (width + 1) + column) // 2 for row, column in coordinates]
+    if every_square:
+        indices = [row * width + column for row, column in coordinates]
+    else:
+        indices = [(row * (width + 1) + column) // 2 for row, column in coordinates]
     if max(indices) >= 64:
         return None
     bits = np.array([1 << i for i in indices], dtype=np.uint64)
@@ -797,11 +905,14 @@ def _spec(variant: Variant) -> Spec | None:
     geo[G_NOT_LEFT] = np.bitwise_or.reduce(bits[columns != 0])
     geo[G_NOT_RIGHT] = np.bitwise_or.reduce(bits[columns != width - 1])
     q = np.zeros(Q_SIZE, dtype=np.int64)
-    q[Q_SHIFT_A] = width // 2
+    q[Q_SHIFT_A] = width // 2  # (no diagonal step on a board of all squares)
     q[Q_SHIFT_B] = width // 2 + 1
-    q[Q_SHIFT_V] = width + 1
+    q[Q_SHIFT_V] = width if every_square else width + 1
+    q[Q_KING_STEP] = _direction_mask(variant.king_moves, 0)
+    q[Q_IMMEDIATE] = variant.removal is Removal.IMMEDIATE
+    q[Q_NO_REVERSAL] = variant.no_reversal
     for player in (0, 1):
-        q[Q_MAN_STEP + player] = _FORWARD[player]
+        q[Q_MAN_STEP + player] = _direction_mask(variant.man_moves, player)
         q[Q_MAN_CAPTURE + player] = _direction_mask(variant.man_captures, player)
         q[Q_KING_CAPTURE + player] = _direction_mask(variant.king_captures, player)
     q[Q_KING_VALUE] = variant.king_value
