@@ -119,8 +119,8 @@ def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
     """:func:`damier.engine.evaluation.evaluate` of the position ``me`` (``player``, to
     move) against ``opp``; ``extra`` is indexed by bit (:meth:`BitboardPosition.by_bit`),
     ``wings`` holds the left and right halves of the board, the board and its edge masks
-    (:class:`BitboardPosition`), and ``carried[ply]`` what the
-    search carries of the position: its pattern configurations
+    (:attr:`BitboardPosition.wings`), and ``carried[ply]`` what the search carries of the
+    position: its pattern configurations
     (:func:`damier.engine.patterns.set_configurations`), then White's :func:`placement`."""
     regions = extra[REGIONS]
     white = carried[ply, 2 * regions]
