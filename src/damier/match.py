@@ -26,6 +26,7 @@ VARIANT_DECKS = {
     "spanish": "spanish-2move",
     "italian": "italian-3move",
     "turkish": "turkish-2move",
+    "frisian": "frisian-2move",
 }
 """The balanced deck of each variant that has one: a match's pairs of games start from its
 openings, and the trainer's self-play games too."""
@@ -90,8 +91,8 @@ class OpeningDeck:
     def builtin_names() -> list[str]:
         """The decks shipped with Damier (``data/openings/NAME.txt``): ``english-2move``
         (the 43 two-move ballots), ``english-3move`` (the ACF's 156 three-move ballots, by
-        ACF number), ``brazilian-3move``, ``international-2move``, ``italian-3move``,
-        ``russian-3move``, ``spanish-2move``, ``turkish-2move``."""
+        ACF number), ``brazilian-3move``, ``frisian-2move``, ``international-2move``,
+        ``italian-3move``, ``russian-3move``, ``spanish-2move``, ``turkish-2move``."""
         folder = resources.files("damier") / "data" / "openings"
         return sorted(
             p.name.removesuffix(".txt") for p in folder.iterdir() if p.name.endswith(".txt")
