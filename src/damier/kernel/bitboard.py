@@ -604,11 +604,22 @@ def _count_orthogonal_quiet(q, sh, men, own_kings, empty, directions):
     return n
 
 
+@kernel_inline
+def _put_quiet(moves, ply, count, origin, to, ends_king):
+    """Write quiet move ``count`` of ``moves[ply]``; False when the buffer is full."""
+    if count >= moves.shape[1]:
+        return False
+    moves[ply, count, M_FROM] = origin
+    moves[ply, count, M_TO] = to
+    moves[ply, count, M_CAPS] = ZERO
+    moves[ply, count, M_KING] = ONE if ends_king != ZERO else ZERO
+    return True
+
+
 @kernel
 def _list_orthogonal_quiet(q, sh, men, own_kings, empty, crown, directions, moves, ply):
     """:func:`list_quiet`'s steps along the files and ranks, written from ``moves[ply, 0]``
     on: their number, or -1 when the buffer is too small."""
-    capacity = moves.shape[1]
     count = 0
     for d in range(4, 8):
         if (directions >> d) & 1 == 0:
@@ -617,12 +628,8 @@ def _list_orthogonal_quiet(q, sh, men, own_kings, empty, crown, directions, move
         while targets != ZERO:
             to = targets & ~(targets - ONE)
             targets ^= to
-            if count >= capacity:
+            if not _put_quiet(moves, ply, count, jump_step(to, d ^ 1, sh), to, to & crown):
                 return -1
-            moves[ply, count, M_FROM] = jump_step(to, d ^ 1, sh)
-            moves[ply, count, M_TO] = to
-            moves[ply, count, M_CAPS] = ZERO
-            moves[ply, count, M_KING] = ONE if to & crown else ZERO
             count += 1
     while own_kings != ZERO:
         origin = own_kings & ~(own_kings - ONE)
@@ -632,12 +639,8 @@ def _list_orthogonal_quiet(q, sh, men, own_kings, empty, crown, directions, move
                 continue
             to = jump_step(origin, d, sh) & empty
             while to != ZERO:
-                if count >= capacity:
+                if not _put_quiet(moves, ply, count, origin, to, ONE):
                     return -1
-                moves[ply, count, M_FROM] = origin
-                moves[ply, count, M_TO] = to
-                moves[ply, count, M_CAPS] = ZERO
-                moves[ply, count, M_KING] = ONE
                 count += 1
                 if q[Q_FLYING] == 0:
                     break
@@ -652,7 +655,6 @@ def list_quiet(geo, q, me, opp, kings, player, moves, ply, st):
     sb = np.uint64(q[Q_SHIFT_B])
     empty = geo[G_BOARD] & ~(me | opp)
     crown = geo[G_CROWN + player]
-    capacity = moves.shape[1]
     men = me & ~kings
     directions = q[Q_MAN_STEP + player]
     king_directions = q[Q_KING_STEP]
@@ -671,12 +673,8 @@ def list_quiet(geo, q, me, opp, kings, player, moves, ply, st):
         while targets != ZERO:
             to = targets & ~(targets - ONE)
             targets ^= to
-            if count >= capacity:
+            if not _put_quiet(moves, ply, count, step(to, 3 - d, sa, sb), to, to & crown):
                 return -1
-            moves[ply, count, M_FROM] = step(to, 3 - d, sa, sb)
-            moves[ply, count, M_TO] = to
-            moves[ply, count, M_CAPS] = ZERO
-            moves[ply, count, M_KING] = ONE if to & crown else ZERO
             count += 1
     own_kings = me & kings
     while own_kings != ZERO:
@@ -687,12 +685,8 @@ def list_quiet(geo, q, me, opp, kings, player, moves, ply, st):
                 continue
             to = step(origin, d, sa, sb) & empty
             while to != ZERO:
-                if count >= capacity:
+                if not _put_quiet(moves, ply, count, origin, to, ONE):
                     return -1
-                moves[ply, count, M_FROM] = origin
-                moves[ply, count, M_TO] = to
-                moves[ply, count, M_CAPS] = ZERO
-                moves[ply, count, M_KING] = ONE
                 count += 1
                 if q[Q_FLYING] == 0:
                     break
