@@ -69,11 +69,11 @@ def test_the_computer_of_a_road_is_ready_before_the_other_searches() -> None:
     try:
         assert warmup.wait(warmup.computer_key("international"), WAIT)  # bitboard
         assert warmup.status().part == "table search"
-        assert not warmup.ready(warmup.computer_key("turkish"))
+        assert not warmup.ready(warmup.computer_key("dameo"))
         assert not warmup.ready("engine")
     finally:
         table_search.set()
-    assert warmup.wait("engine", WAIT) and warmup.ready(warmup.computer_key("turkish"))
+    assert warmup.wait("engine", WAIT) and warmup.ready(warmup.computer_key("dameo"))
 
 
 def test_a_failed_part_leaves_nobody_waiting() -> None:

@@ -10,7 +10,7 @@ the code into the process):
 * ``kernel``: move generation, make and unmake, hashing: all that a game between two people
   needs (every variant uses the same compiled functions, on its own tables);
 * ``engine``: the searches, one per road through the compiled code: the bitboard search
-  (International), the table search (Turkish), the multi-player search (Tripad);
+  (International), the table search (Dameo), the multi-player search (Tripad);
 * ``tools``: perft by bitboards and by tables (duplicates dropped and kept, divided too).
 
 ``damier serve`` opens its port at once and runs the first two stages in a thread (the
@@ -50,9 +50,9 @@ STAGES = ("kernel", "engine", "tools")
 SERVER_STAGES = ("kernel", "engine")
 """What ``damier serve`` needs: two people's games, then the computer's."""
 
-WARM_UP_VARIANTS = ("international", "turkish", "tripad")
+WARM_UP_VARIANTS = ("international", "dameo", "tripad")
 """One variant per road through the compiled code: the bitboard fast path and search
-(International), the tables and the table search (Turkish), more players (Tripad)."""
+(International), the tables and the table search (Dameo), more players (Tripad)."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +110,7 @@ PARTS = (
         partial(_search, "international"),
         "bitboard",
     ),
-    Part("engine", "the table search (Turkish)", partial(_search, "turkish"), "table"),
+    Part("engine", "the table search (Dameo)", partial(_search, "dameo"), "table"),
     Part(
         "engine",
         "the multi-player search (Tripad)",
@@ -118,7 +118,7 @@ PARTS = (
         "multi-player",
     ),
     Part("tools", "perft by bitboards (International)", partial(_perft, "international")),
-    Part("tools", "perft by tables (Turkish)", partial(_perft, "turkish")),
+    Part("tools", "perft by tables (Dameo)", partial(_perft, "dameo")),
     Part("tools", "perft with more players (Tripad)", partial(_perft, "tripad")),
 )
 """Every part, in order: together they build the whole cache (``damier compile``)."""
