@@ -135,7 +135,7 @@ Q_CHOICE_COUNT = 11
 Q_CHOICE = 12  # the capture-choice criteria, in priority order (4 slots)
 Q_KING_ORDER = 16  # 1: captures meeting the kings in another order are other moves
 Q_KING_CAPTURE = 17  # + player: bit mask of the directions his kings capture in
-Q_SHIFT_V = 19  # bits of an orthogonal step along a file (two rows: width + 1)
+Q_SHIFT_V = 19  # bits of a step along a file (two rows, width + 1; all squares: width)
 Q_KING_VALUE = 20  # a captured king's worth for the most-value choice (a man is 100)
 Q_KING_STEP = 21  # bit mask of the directions kings move in (no capture)
 Q_IMMEDIATE = 22  # 1: a captured piece leaves the board at once (Turkish), not at the end
@@ -280,7 +280,8 @@ def _jump_in(q, sh, d, cur, king, flying, jumpable, empty, kings):
     in direction ``d``, or zeros.
 
     Captured pieces stay on the board until the move ends: they are not ``empty`` (they
-    block) and not ``jumpable``.
+    block) and not ``jumpable``; where they leave at once (Turkish) the caller counts them
+    ``empty``.
     """
     victim = jump_step(cur, d, sh)
     if flying:
