@@ -4,11 +4,14 @@ and a few self-play games."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+import damier.puzzles.build as build_module
 from damier.cli import main
+from damier.engine import Engine
 from damier.puzzles import read_puzzles
 from damier.puzzles.build import build
 from damier.puzzles.command import server_games
@@ -82,12 +85,21 @@ def test_build_from_the_servers_finished_games(
 
 
 def test_self_play_levels_on_the_command_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     output = tmp_path / "turkish.jsonl"
-    arguments = ["puzzles", "build", "--variant", "turkish", "--games", "1", "--seed", "5"]
+    arguments = ["puzzles", "build", "--variant", "turkish", "--games", "3", "--seed", "5"]
+    levels: list[int] = []
+    engine = build_module.Engine
+
+    def recording(*args: Any, **kwargs: Any) -> Engine:
+        levels.append(kwargs["level"])
+        return engine(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "Engine", recording)
     assert main([*arguments, "--levels", "1,2", "-o", str(output)]) == 0
-    assert "of 1 games" in capsys.readouterr().out
+    assert "of 3 games" in capsys.readouterr().out
+    assert levels and set(levels) <= {1, 2}  # the self-play players, only those levels
     for wrong in ("0,3", "2,x", "11", ""):
         with pytest.raises(SystemExit):
             main([*arguments, "--levels", wrong, "-o", str(output)])

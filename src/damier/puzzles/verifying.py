@@ -3,6 +3,7 @@ depth, its end won by its margin (and, on request, every move of the solver uniq
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from itertools import repeat
@@ -69,9 +70,10 @@ def verify_many(
     puzzles: Sequence[Puzzle], *, every_move: bool = False, workers: int = 1
 ) -> Iterator[tuple[Puzzle, list[str]]]:
     """Each of ``puzzles`` with what is wrong with it, in order, judged by ``workers``
-    processes (each with its own engines: a verdict starts from a cleared table, so it does
-    not depend on the process or on the puzzles judged before)."""
-    if workers <= 1 or len(puzzles) < 2:
+    processes, at most one a core (each with its own engines: a verdict starts from a
+    cleared table, so it does not depend on the process or on the puzzles judged before)."""
+    workers = min(workers, os.cpu_count() or 1, len(puzzles))  # more would only wait
+    if workers <= 1:
         for puzzle in puzzles:
             yield puzzle, _verify_here(puzzle, every_move)
         return
