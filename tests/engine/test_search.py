@@ -562,6 +562,31 @@ def test_the_search_sees_the_game_s_repetitions() -> None:
     assert scores(fresh)["46-41"] > 200
 
 
+@pytest.mark.parametrize("bitboards", [True, False])
+def test_the_search_knows_the_rule_of_quiet_moves(bitboards: bool) -> None:
+    """English's 40-move rule: 80 plies with no capture and no man move draw the game. Three
+    kings against one score as a win; after 79 plies of king moves (the game's own, before
+    the search) every move of White's kings ends the game drawn, so the position scores 0
+    (the search without the rule scored it 456 at depth 8). Both searches, bitboards and
+    tables, count the plies."""
+    searcher = Engine("english", databases=False, book=False)
+    if not bitboards:
+        searcher._context.bitboards = None
+    start = "B:WK1,K2,K3:BK32"
+    shuffle = ("32-28", "1-6", "28-32", "6-1")
+
+    def after(plies: int) -> Board:
+        board = Board("english", start)
+        for ply in range(plies):
+            board.push(shuffle[ply % 4])
+        return board
+
+    assert searcher.search(after(3), depth=8).score > 300
+    assert searcher.search(after(79), depth=8).score == 0
+    # The same position set up without the game's history: the count starts at zero.
+    assert searcher.search(Board("english", after(79).fen), depth=8).score > 300
+
+
 def test_reverse_futility_cuts_shallow_quiet_nodes_off_the_principal_line() -> None:
     """``futile(stats, depth, alpha, beta, captures)``: a node may be cut on its static value
     at depths 1 to 3, off the principal line (a null window), with no capture to play and no

@@ -36,11 +36,13 @@ from damier.engine.search import (
     S_NO_MOVE,
     S_NODE_LIMIT,
     S_NODES,
+    S_QUIET_LIMIT,
     S_SAME_KING,
     S_SELDEPTH,
     S_STOP,
     SearchContext,
     child_keys,
+    quiet_moves_limit,
     row_keys,
 )
 from damier.engine.threads import Helpers
@@ -363,6 +365,7 @@ class Engine:
         stats[S_NO_MOVE] = MATE if self.variant.giveaway else -MATE
         stats[S_KING_LIMIT] = self.variant.max_consecutive_king_moves
         stats[S_SAME_KING] = self.variant.counted_king_moves is CountedKingMoves.SAME_KING
+        stats[S_QUIET_LIMIT] = quiet_moves_limit(self.variant)
         sq = board.cells
         player = board.turn
         key = board.zobrist_hash()

@@ -40,6 +40,7 @@ from damier.engine.search import (
     UPPER,
     SearchContext,
     count_king_run,
+    count_quiet_plies,
     enter,
     futile,
     new_best,
@@ -47,6 +48,7 @@ from damier.engine.search import (
     ordering_score,
     pick,
     probe,
+    quiet_moves_draw,
     reduced,
     refuted,
     resting,
@@ -268,6 +270,10 @@ def bit_negamax(
     if count < 0:  # too many moves, or too many kings met in one capture
         return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
     captures = count > 0
+    if quiet_moves_draw(stats, runs, ply) and (
+        captures or count_quiet(geo, q, me, opp, kings, player) > 0
+    ):
+        return 0
     if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
         index = probe_index(tb_ix, me, opp, kings, player)
         if index >= 0:
@@ -325,6 +331,7 @@ def bit_negamax(
             count_king_run(stats, runs, ply, quiet_king, origin_cell, to_cell)
         else:
             count_king_run(stats, runs, ply, False, 0, 0)
+        count_quiet_plies(runs, ply, not quiet_king)
         child_key = key ^ _key_delta(moves, ply, i, kings, player, cell_of, z)
         # Play the move: the child's side to move is the other side, less the captured set.
         origin = moves[ply, i, M_FROM]

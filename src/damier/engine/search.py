@@ -21,10 +21,11 @@ from damier.engine.evaluation import evaluate
 from damier.kernel import layout as L
 from damier.kernel.jit import kernel, kernel_inline
 from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
+from damier.rules import Variant
+from damier.rules.draws import QuietMoves
 
 if TYPE_CHECKING:
     from damier.board import Board
-    from damier.rules import Variant
 
 MATE = 1_000_000
 """Score of a won position (minus the plies to reach it)."""
@@ -42,6 +43,7 @@ S_NO_MOVE = 4  # score of having no move: -MATE (lose) or +MATE (giveaway: win)
 S_HISTORY = 5  # number of game positions before the root in ``keys``
 S_KING_LIMIT = 6  # Frisian: quiet moves in a row a king may make while its side has men (0: none)
 S_SAME_KING = 7  # 1: only one king's moves count (another king's starts anew), 0: any king's
+S_QUIET_LIMIT = 8  # plies without a capture or a man move after which the game is drawn (0: none)
 
 # Transposition-table entry fields.
 T_DEPTH = 0
@@ -257,6 +259,21 @@ def count_king_run(stats, runs, ply, quiet_king, origin, to):
 
 
 @kernel_inline
+def count_quiet_plies(runs, ply, irreversible):
+    """After the move at ``ply``, the plies since the last capture or man move as
+    ``runs[ply + 1, 2]`` (0 after an ``irreversible`` move)."""
+    runs[ply + 1, 2] = 0 if irreversible else runs[ply, 2] + 1
+
+
+@kernel_inline
+def quiet_moves_draw(stats, runs, ply):
+    """Whether the game is drawn here by its rule of quiet moves (the 25-move rule, ...):
+    as many plies as it allows without a capture or a man move. Having no move comes first
+    (the caller knows the side to move has one), as in the game."""
+    return stats[S_QUIET_LIMIT] > 0 and runs[ply, 2] >= stats[S_QUIET_LIMIT]
+
+
+@kernel_inline
 def new_best(pv, ply, best_key):
     """The principal variation of this node: the move, then its child's line."""
     pv[ply, 1] = best_key
@@ -328,6 +345,8 @@ def negamax(
         return evaluate(t, sq, player, pst, extra)
     if count == 0:
         return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
+    if quiet_moves_draw(stats, runs, ply):
+        return 0
     captures = moves[0, L.NCAP] > 0
     if (depth <= 0 and not captures) or ply >= MAX_PLY - 2:
         return evaluate(t, sq, player, pst, extra)
@@ -364,6 +383,7 @@ def negamax(
         if resting(tired, quiet_king, moves[i, L.FROM]):
             continue
         count_king_run(stats, runs, ply, quiet_king, moves[i, L.FROM], moves[i, L.TO])
+        count_quiet_plies(runs, ply, not quiet_king)
         child_key = key ^ _key_delta(t, moves, i, player, following, maxc)
         make_move(t, sq, moves, i)
         # Principal-variation search: the first move gets the full window; the others a
@@ -422,6 +442,11 @@ def negamax(
         best = stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     store(tt_keys, tt_data, key, depth, ply, best, flag, best_key)
     return best
+
+
+def quiet_moves_limit(variant: Variant) -> int:
+    """The plies of ``variant``'s rule of quiet moves (:data:`S_QUIET_LIMIT`), 0 without one."""
+    return next((rule.plies for rule in variant.draw_rules if isinstance(rule, QuietMoves)), 0)
 
 
 def game_keys(board: Board) -> tuple[list[int], int]:
@@ -522,10 +547,11 @@ class SearchContext:
         self.history = np.zeros((cells, cells), dtype=np.int64)
         self.keys = np.zeros(MAX_PLY + 1024, dtype=np.uint64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 2), dtype=np.int64)
-        self.stats = np.zeros(8, dtype=np.int64)
-        self.runs = np.zeros((MAX_PLY + 4, 2), dtype=np.int64)
-        """Frisian: per ply, the side to move's quiet king moves in a row and the cell of
-        that king (:func:`count_king_run`)."""
+        self.stats = np.zeros(9, dtype=np.int64)
+        self.runs = np.zeros((MAX_PLY + 4, 3), dtype=np.int64)
+        """Per ply: (Frisian) the side to move's quiet king moves in a row and the cell of
+        that king (:func:`count_king_run`); the plies since the last capture or man move
+        (:func:`count_quiet_plies`)."""
 
     def sibling(self) -> SearchContext:
         """A context for another thread searching beside this one: arrays of its own, the
@@ -555,22 +581,26 @@ class SearchContext:
         """Frisian: take each side's quiet king moves in a row from the game (before a search
         from ``board``; the count is in ``stats``)."""
         if self.stats[S_KING_LIMIT]:
-            self.runs[0] = board._king_run(int(board._tables.rules[L.R_PLAYERS]))
-            self.runs[1] = board._king_run(1)
+            self.runs[0, :2] = board._king_run(int(board._tables.rules[L.R_PLAYERS]))
+            self.runs[1, :2] = board._king_run(1)
 
     def read_history(self, board: Board, key: int) -> None:
         """Put the game's positions before the root, then the root's ``key``, where the
         search looks for repetitions: a line that goes back to one of them is a draw, so
-        that the side ahead does not walk into the game's repetition rule."""
-        history, _ = game_keys(board)
+        that the side ahead does not walk into the game's repetition rule; and the plies
+        since the game's last capture or man move, which its rule of quiet moves counts."""
+        history, quiet = game_keys(board)
         self.keys[: len(history)] = history
         self.keys[len(history)] = np.uint64(key)
         self.stats[S_HISTORY] = len(history)
+        self.runs[0, 2] = quiet
 
     def root_move(self, row: np.ndarray) -> None:
-        """Count root move ``row`` into the king runs (call before searching it)."""
+        """Count root move ``row`` into the king runs and the quiet plies (call before
+        searching it)."""
         quiet_king = row[L.NCAP] == 0 and row[L.PIECE] % 2 == 0
         count_king_run(self.stats, self.runs, 0, quiet_king, row[L.FROM], row[L.TO])
+        count_quiet_plies(self.runs, 0, not quiet_king)
 
     def new_search(self) -> None:
         """Reset the per-search tables, keeping the transposition table."""

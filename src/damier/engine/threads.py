@@ -25,6 +25,7 @@ from damier.engine.search import (
     S_KING_LIMIT,
     S_NO_MOVE,
     S_NODES,
+    S_QUIET_LIMIT,
     S_SAME_KING,
     S_STOP,
     SearchContext,
@@ -59,7 +60,7 @@ class Helpers:
         self.stop()
         for number, context in enumerate(self.contexts, start=1):
             context.new_search()
-            for slot in (S_NO_MOVE, S_KING_LIMIT, S_SAME_KING):
+            for slot in (S_NO_MOVE, S_KING_LIMIT, S_SAME_KING, S_QUIET_LIMIT):
                 context.stats[slot] = self.main.stats[slot]
             context.read_king_runs(board)
             context.read_history(board, key)
