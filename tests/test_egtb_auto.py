@@ -11,7 +11,7 @@ import pytest
 from damier import Board
 from damier.egtb import auto
 from damier.egtb.index import H_PIECES
-from damier.egtb.probe import build
+from damier.egtb.probe import build, fits
 from damier.engine import Engine
 from damier.rules import get_variant
 
@@ -90,3 +90,31 @@ def test_an_engine_without_databases_builds_none(
     monkeypatch.delenv("DAMIER_EGTB_AUTO")
     Engine("english", table_megabytes=4, databases=False)
     assert not auto.building("english") and not list(tmp_path.iterdir())
+
+
+@pytest.mark.slow  # a build of a few seconds
+def test_a_file_built_for_other_rules_is_built_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file whose fingerprint is not these rules' (built by an older Damier, say) counts
+    as none: the engine does not read it, and the background build replaces it."""
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    build(get_variant("russian"), 2, tmp_path)
+    (tmp_path / "english-4.npz").write_bytes((tmp_path / "russian-2.npz").read_bytes())
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    assert auto.build_in_background("english")
+    wait_for_build("english")
+    assert fits(get_variant("english"), tmp_path / "english-4.npz")
+    assert not auto.build_in_background("english")
+
+
+def test_no_background_build_where_no_database_can_be_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Turkish (pieces along the lines) and Frisian (a limit on king moves) have no
+    databases: their full engines start no build."""
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    for variant in ("turkish", "frisian"):
+        assert not auto.build_in_background(variant)
+    assert not list(tmp_path.iterdir())

@@ -1,6 +1,7 @@
 """Endgame databases without a manual step: the full engine of a variant that has none
 starts building its 4-piece database in the background, once, and uses it from its next
-game (:meth:`damier.engine.Engine.new_game`).
+game (:meth:`damier.engine.Engine.new_game`). A file built for other rules (older ones)
+counts as none: it is passed over, and the 4-piece one is built again.
 
 The build runs in a process of its own at the lowest priority, so that it slows neither
 the search nor a server; a lock file in the data directory (holding the builder's process
@@ -18,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from damier.egtb.probe import build, database_files, database_spec, default_dir
+from damier.egtb.probe import build, database_files, database_spec, default_dir, fits
 from damier.rules import Variant, get_variant
 
 AUTO_PIECES = 4
@@ -59,7 +60,8 @@ def build_in_background(variant: str | Variant) -> bool:
     except ValueError:  # no databases for these rules
         return False
     directory = default_dir()
-    if database_files(rules, directory):
+    files = [directory / name for name, _ in database_files(rules, directory)]
+    if any(fits(rules, path) for path in files):
         return False
     if building(rules):
         return True
@@ -86,9 +88,12 @@ def build_in_background(variant: str | Variant) -> bool:
     os.close(handle)
     log.info(
         "building the %d-piece endgame database of %s in the background (once; "
-        "the engine uses it from its next game)",
+        "the engine uses it from its next game)%s",
         AUTO_PIECES,
         rules.title,
+        f"; passed over, built for other rules: {', '.join(p.name for p in files)}"
+        if files
+        else "",
     )
     return True
 

@@ -32,7 +32,16 @@ from damier.egtb.index import (
     layout,
     probe_position,
 )
-from damier.kernel.bitboard import Spec, bitboard_spec
+from damier.kernel.bitboard import (
+    DIAGONAL_DIRECTIONS,
+    ORTHOGONAL_DIRECTIONS,
+    Q_IMMEDIATE,
+    Q_KING_STEP,
+    Q_MAN_STEP,
+    Q_NO_REVERSAL,
+    Spec,
+    bitboard_spec,
+)
 from damier.rules import Variant, get_variant
 
 U8 = npt.NDArray[np.uint8]
@@ -54,18 +63,35 @@ def default_dir() -> Path:
 
 def database_spec(variant: Variant) -> Spec:
     """The bitboard tables the databases of ``variant`` are built on; ValueError when it
-    has none (rules outside the bitboard code, or history-dependent ones such as Frisian's
-    limit on king moves)."""
+    has none (rules outside the bitboard code, history-dependent ones such as Frisian's
+    limit on king moves, or pieces moving along files and ranks, Turkish's, which the
+    retrograde analysis does not move back)."""
     spec = bitboard_spec(variant)
     if spec is None or variant.max_consecutive_king_moves:
         raise ValueError(f"no endgame databases for {variant.name}: its rules are not covered")
+    steps = spec.q[Q_MAN_STEP] | spec.q[Q_MAN_STEP + 1] | spec.q[Q_KING_STEP]
+    if steps & ORTHOGONAL_DIRECTIONS:  # the builder moves pieces back along diagonals only
+        raise ValueError(
+            f"no endgame databases for {variant.name}: its pieces move along the lines"
+        )
     return spec
+
+
+LATER_RULE_WORDS = ((Q_KING_STEP, DIAGONAL_DIRECTIONS), (Q_IMMEDIATE, 0), (Q_NO_REVERSAL, 0))
+"""Rule words the bitboard code gained after databases were first built (for Turkish), with
+the value every game had before: a fingerprint reads one only where it differs, so that the
+files built before stay valid (International's 5 pieces take half an hour)."""
+FIRST_RULE_WORDS = min(word for word, _ in LATER_RULE_WORDS)
 
 
 def fingerprint(variant: Variant) -> str:
     """What the values depend on: the board, the move rules and the giveaway flag."""
     spec = database_spec(variant)
-    digest = hashlib.sha256(spec.geo.tobytes() + spec.q.tobytes() + bytes([variant.giveaway]))
+    words = spec.q[:FIRST_RULE_WORDS].tobytes()
+    for word, before in LATER_RULE_WORDS:
+        if spec.q[word] != before:
+            words += spec.q[word : word + 1].tobytes() + bytes([word])
+    digest = hashlib.sha256(spec.geo.tobytes() + words + bytes([variant.giveaway]))
     return digest.hexdigest()[:16]
 
 
@@ -153,7 +179,7 @@ class Tablebase:
         rules = get_variant(variant)
         for pieces in range(5, 1, -1):
             path = path_of(rules, pieces, directory)
-            if path.exists():
+            if path.exists() and fits(rules, path):
                 return cls.read(rules, path)
         return None
 
@@ -242,6 +268,17 @@ def search_tables(variant: Variant) -> tuple[I64, U8, U8]:
         return NO_TABLES
     directory = default_dir()
     return _search_tables(variant, directory, database_files(variant, directory))
+
+
+def fits(variant: Variant, path: Path) -> bool:
+    """Whether the database file ``path`` was built for ``variant``'s rules (reading its
+    fingerprint only); a file of other rules, or one that cannot be read, is passed over
+    (the automatic build then replaces it: :mod:`damier.egtb.auto`)."""
+    try:
+        with np.load(path) as data:
+            return bool(str(data["fingerprint"]) == fingerprint(variant))
+    except (OSError, ValueError, KeyError):
+        return False
 
 
 def database_files(variant: Variant, directory: Path) -> tuple[tuple[str, int], ...]:

@@ -155,6 +155,7 @@ G_SIZE = 5
 # 4 up and 5 down a file (two rows), 6 left and 7 right along a rank (two columns); the
 # opposite of d >= 4 is d ^ 1. On a board of all squares (Turkish) only these four lines
 # exist, one row or one column a step.
+DIAGONAL_DIRECTIONS = 0b00001111
 ORTHOGONAL_DIRECTIONS = 0b11110000
 
 # Columns of a move row (all words): origin bit, destination bit, captured set, and 1 if the
