@@ -103,7 +103,17 @@ def test_a_book_grows_from_its_seeds() -> None:
 
 
 @pytest.mark.parametrize(
-    "variant", ["international", "russian", "brazilian", "italian", "spanish", "turkish", "english"]
+    "variant",
+    [
+        "international",
+        "russian",
+        "brazilian",
+        "italian",
+        "spanish",
+        "turkish",
+        "english",
+        "frisian",
+    ],
 )
 def test_the_shipped_book_is_legal_and_best_first(variant: str) -> None:
     book = shipped_book(variant)
