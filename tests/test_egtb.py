@@ -424,6 +424,26 @@ def test_a_file_of_other_rules_is_passed_over_for_a_smaller_one_that_fits(
     assert search_tables_in("russian", tmp_path)[0][H_PIECES] == 3
 
 
+def test_the_command_line_lists_which_files_the_engine_reads(
+    directory: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "russian-3.npz").write_bytes((directory / "russian-3.npz").read_bytes())
+    (tmp_path / "russian-2.npz").write_bytes((directory / "russian-3.npz").read_bytes())
+    (tmp_path / "russian-4.npz").write_bytes((directory / "english-3.npz").read_bytes())
+    assert main(["egtb", "list", "--dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [
+        "russian-4.npz",
+        "russian-3.npz",
+        "russian-2.npz",
+    ]
+    assert lines[0].endswith("built for other rules: passed over")
+    assert lines[1].endswith("read by the engine")
+    assert lines[2].endswith("fits (a larger one is read)")
+    assert main(["egtb", "list", "--dir", str(tmp_path / "none")]) == 0
+    assert capsys.readouterr().out.startswith("no endgame database in")
+
+
 def test_databases_built_before_the_rule_words_grew_stay_valid() -> None:
     """The bitboard code's rule words grew for Turkish (kings stepping along lines, pieces
     taken at once, no reversal); the fingerprints of the games that were covered before

@@ -1,4 +1,4 @@
-"""The ``damier egtb`` command: build, verify, count and probe endgame databases."""
+"""The ``damier egtb`` command: build, list, verify, count and probe endgame databases."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from damier.board import Board
-from damier.egtb.probe import Tablebase, build, default_dir, describe_counts, verify
+from damier.egtb.auto import building
+from damier.egtb.probe import Tablebase, build, default_dir, describe_counts, fits, verify
 from damier.rules import get_variant
 
 
@@ -24,6 +25,39 @@ def _load(args: argparse.Namespace) -> Tablebase:
             f"run damier egtb build --variant {args.variant} --pieces 4"
         )
     return base
+
+
+def _list(args: argparse.Namespace) -> int:
+    """Every database file of the directory: its variant, pieces and size, and whether the
+    engine reads it (the largest that fits its rules; a file built for other rules, older
+    ones say, is passed over)."""
+    directory = _directory(args)
+    found = sorted(
+        directory.glob("*-[2-5].npz") if directory.is_dir() else [],
+        key=lambda path: (path.stem.rpartition("-")[0], -int(path.stem[-1])),
+    )
+    if not found:
+        print(f"no endgame database in {directory}")
+    read: set[str] = set()
+    for path in found:  # a variant's largest first
+        name, _, pieces = path.stem.rpartition("-")
+        try:
+            variant = get_variant(name)
+        except ValueError:
+            print(f"{path.name}: no variant {name!r}: passed over")
+            continue
+        if not fits(variant, path):
+            state = "built for other rules: passed over"
+        elif variant.name in read:
+            state = "fits (a larger one is read)"
+        else:
+            state = "read by the engine"
+            read.add(variant.name)
+        if building(variant):
+            state += "; a build is under way"
+        size = path.stat().st_size
+        print(f"{path.name}: {variant.title}, {pieces} pieces, {size:,} bytes, {state}")
+    return 0
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -72,6 +106,9 @@ def add_commands(commands: Any) -> None:
         parser.add_argument("--variant", default="international", help="variant name")
         parser.add_argument("--dir", default=None, help=f"databases directory ({default_dir()})")
 
+    listing = sub.add_parser("list", help="the database files and whether the engine reads them")
+    listing.add_argument("--dir", default=None, help=f"databases directory ({default_dir()})")
+    listing.set_defaults(run=_list)
     build_parser = sub.add_parser("build", help="build and verify a database")
     common(build_parser)
     build_parser.add_argument("--pieces", type=int, default=4, help="up to this many pieces")
