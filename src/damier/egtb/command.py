@@ -22,7 +22,8 @@ def _load(args: argparse.Namespace) -> Tablebase:
     if base is None:
         raise ValueError(
             f"no {args.variant} database in {_directory(args)}: "
-            f"run damier egtb build --variant {args.variant} --pieces 4"
+            f"run damier egtb build --variant {args.variant} --pieces 4 "
+            f"(damier egtb list shows the files there)"
         )
     return base
 
@@ -53,7 +54,7 @@ def _list(args: argparse.Namespace) -> int:
         else:
             state = "read by the engine"
             read.add(variant.name)
-        if building(variant):
+        if directory == default_dir() and building(variant):  # its lock is there
             state += "; a build is under way"
         size = path.stat().st_size
         print(f"{path.name}: {variant.title}, {pieces} pieces, {size:,} bytes, {state}")
