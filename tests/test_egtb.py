@@ -18,6 +18,7 @@ from damier.egtb import Tablebase
 from damier.egtb.index import DRAW, H_PIECES, LOSS, WIN
 from damier.egtb.probe import (
     database_spec,
+    file_problem,
     fingerprint,
     fits,
     pack,
@@ -442,6 +443,24 @@ def test_the_command_line_lists_which_files_the_engine_reads(
     assert lines[2].endswith("fits (a larger one is read)")
     assert main(["egtb", "list", "--dir", str(tmp_path / "none")]) == 0
     assert capsys.readouterr().out.startswith("no endgame database in")
+
+
+def test_a_damaged_file_is_passed_over(
+    directory: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file cut short (a copy stopped half way, say) costs the engine its database, not
+    its start: the search runs without it and the list says why."""
+    whole = (directory / "russian-3.npz").read_bytes()
+    (tmp_path / "russian-3.npz").write_bytes(whole[: len(whole) // 2])
+    (tmp_path / "english-3.npz").write_bytes(b"not a database")
+    for variant in ("russian", "english"):
+        assert file_problem(get_variant(variant), tmp_path / f"{variant}-3.npz") == "unreadable"
+        assert search_tables_in(variant, tmp_path)[0][H_PIECES] == 0
+    assert main(["egtb", "list", "--dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.count("unreadable: passed over") == 2
+    probe = ["egtb", "probe", "--variant", "russian", "--dir", str(tmp_path)]
+    assert main([*probe, "--fen", "W:WK1:BK32"]) == 2
+    assert "no russian database" in capsys.readouterr().err
 
 
 def test_databases_built_before_the_rule_words_grew_stay_valid() -> None:

@@ -9,7 +9,15 @@ from typing import Any
 
 from damier.board import Board
 from damier.egtb.auto import building
-from damier.egtb.probe import Tablebase, build, default_dir, describe_counts, fits, verify
+from damier.egtb.probe import (
+    UNREADABLE,
+    Tablebase,
+    build,
+    default_dir,
+    describe_counts,
+    file_problem,
+    verify,
+)
 from damier.rules import get_variant
 
 
@@ -18,7 +26,10 @@ def _directory(args: argparse.Namespace) -> Path:
 
 
 def _load(args: argparse.Namespace) -> Tablebase:
-    base = Tablebase.load(args.variant, _directory(args))
+    try:
+        base = Tablebase.load(args.variant, _directory(args))
+    except UNREADABLE as error:  # its fingerprint read, the rest damaged
+        raise ValueError(f"a {args.variant} database in {_directory(args)}: {error}") from None
     if base is None:
         raise ValueError(
             f"no {args.variant} database in {_directory(args)}: "
@@ -47,8 +58,9 @@ def _list(args: argparse.Namespace) -> int:
         except ValueError:
             print(f"{path.name}: no variant {name!r}: passed over")
             continue
-        if not fits(variant, path):
-            state = "built for other rules: passed over"
+        problem = file_problem(variant, path)
+        if problem is not None:
+            state = f"{problem}: passed over"
         elif variant.name in read:
             state = "fits (a larger one is read)"
         else:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import os
 import time
+import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -252,7 +254,7 @@ def _search_tables(
     while the process runs is loaded by the next engine.)"""
     try:
         base = Tablebase.load(variant, directory)
-    except (OSError, ValueError, KeyError):
+    except UNREADABLE:
         return NO_TABLES  # an unreadable file costs the search nothing
     if base is None:
         return NO_TABLES
@@ -270,15 +272,26 @@ def search_tables(variant: Variant) -> tuple[I64, U8, U8]:
     return _search_tables(variant, directory, database_files(variant, directory))
 
 
-def fits(variant: Variant, path: Path) -> bool:
-    """Whether the database file ``path`` was built for ``variant``'s rules (reading its
-    fingerprint only); a file of other rules, or one that cannot be read, is passed over
-    (the automatic build then replaces it: :mod:`damier.egtb.auto`)."""
+UNREADABLE = (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error)
+"""What reading a damaged database file (cut short by a copy, say) can raise."""
+
+
+def file_problem(variant: Variant, path: Path) -> str | None:
+    """Why the engine passes over the database file ``path`` (reading its fingerprint only),
+    or None when it was built for ``variant``'s rules. A file passed over counts as none:
+    the automatic build replaces it (:mod:`damier.egtb.auto`)."""
     try:
         with np.load(path) as data:
-            return bool(str(data["fingerprint"]) == fingerprint(variant))
-    except (OSError, ValueError, KeyError):
-        return False
+            if str(data["fingerprint"]) != fingerprint(variant):
+                return "built for other rules"
+    except UNREADABLE:
+        return "unreadable"
+    return None
+
+
+def fits(variant: Variant, path: Path) -> bool:
+    """Whether the engine reads the database file ``path`` for ``variant``."""
+    return file_problem(variant, path) is None
 
 
 def database_files(variant: Variant, directory: Path) -> tuple[tuple[str, int], ...]:
