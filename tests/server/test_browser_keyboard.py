@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Route
 
 from tests.server.test_browser import (
     Contexts,
@@ -166,3 +167,29 @@ def test_moves_typed_on_the_analysis_board_and_the_arrows(people: Contexts) -> N
     box.press("Home")
     box.fill("33-29")
     expect(page.locator("#moves .variation .tree-move")).to_have_text(["1. 33-29"])
+
+
+def test_a_move_typed_while_the_position_loads_is_played_when_it_comes(people: Contexts) -> None:
+    """Typing the next move before the server has answered the last one loses nothing."""
+    page = people.page()
+    page.goto("/analysis/international")
+    expect(page.locator("body")).to_have_attribute("data-ready", "true")
+    held: list[Route] = []
+
+    def hold(route: Route) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)  # the first one is answered below, by hand
+
+    page.route("**/api/analysis/position", hold)
+    box = page.locator("#move-input")
+    box.fill("32-28")
+    while not held:
+        page.wait_for_timeout(20)
+    box.fill("19-23")
+    expect(page.locator("#move-note")).to_have_text("The position is loading…")
+    held[0].continue_()
+    expect(page.locator("#moves .tree-move")).to_have_text(["1. 32-28", "19-23"])
+    expect(box).to_have_value("")
+    expect(piece(page, 23)).to_have_attribute("data-color", "black")

@@ -25,6 +25,7 @@ const page = {
   current: null,
   flipped: false,
   editing: false,
+  loading: false, // a played move waits for the server's position
   editor: { pieces: new Map(), turn: "white", tool: { color: "white", king: false } },
   engineOn: false,
   socket: null,
@@ -127,13 +128,17 @@ async function play(move) {
   const parent = page.current;
   const known = parent.children.find((child) => child.move.notation === move.notation);
   if (known) return go(known);
+  page.loading = true; // what is typed meanwhile waits for the new position
   try {
     const view = await fetchPosition(page.tree.root.fen, [...page.tree.notations(parent), move.notation]);
     const node = page.tree.add(parent, view.line[view.line.length - 1]);
     node.view = view;
+    page.loading = false;
     await go(node);
   } catch (problem) {
+    page.loading = false;
     error(problem.message);
+    entry?.refresh();
   }
 }
 
@@ -596,8 +601,9 @@ function listen() {
       play: (move) => play(typeof move === "string" ? { notation: move } : move),
       blocked: () => {
         if (page.editing) return t("Close the board editor to play moves.");
-        return page.current?.view ? "" : t("The position is loading…");
+        return page.current?.view && !page.loading ? "" : t("The position is loading…");
       },
+      typeAhead: true,
     },
   );
 }

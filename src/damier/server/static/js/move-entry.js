@@ -10,6 +10,8 @@
 //   as buttons, and the player types on or picks one.
 // - Enter plays the move whose notation the text is, else the only one that fits; a text
 //   that fits no legal move is handed over as it is (the server answers why it refuses it).
+// - With `typeAhead` (the analysis board), a text typed while the position loads is read
+//   when it arrives, as if typed then: a player who types fast loses nothing.
 import { t, tn } from "./i18n.js";
 import { h } from "./api.js";
 
@@ -59,11 +61,13 @@ export class MoveEntry {
    * elements: {form, input, list (the buttons of the fitting moves), note (what the text
    * fits)}; options: {moves: () => the legal moves now (normalized), index: () => the
    * squares' index, play: (move or text) => void, blocked: () => why no move may be
-   * played now ("" when one may)}.
+   * played now ("" when one may), typeAhead: whether a text typed while blocked is read
+   * eagerly once the block lifts}.
    */
   constructor(elements, options) {
     this.elements = elements;
     this.options = options;
+    this.held = false; // a text typed while blocked waits to be read eagerly
     const { form, input } = elements;
     input.addEventListener("input", () => this.update(true));
     form.addEventListener("submit", (event) => {
@@ -81,6 +85,11 @@ export class MoveEntry {
     const { list, note } = this.elements;
     const blocked = this.options.blocked();
     const read = !blocked ? readTyped(this.text, this.options.moves(), this.options.index()) : { fits: [], named: null, sure: false };
+    if (blocked) this.held = this.held || (eager && Boolean(this.options.typeAhead));
+    else {
+      eager = eager || this.held;
+      this.held = false;
+    }
     if (eager && read.sure) {
       this.play(read.named);
       return;
@@ -99,6 +108,13 @@ export class MoveEntry {
     else note.textContent = t("No legal move fits.");
   }
 
+  /** The fitting moves shown again, a held text read as typed now, not played (the
+   *  awaited position did not come). */
+  refresh() {
+    this.held = false;
+    this.update();
+  }
+
   submit() {
     const text = this.text;
     if (!text || this.options.blocked()) return;
@@ -111,6 +127,7 @@ export class MoveEntry {
   play(move) {
     const { input } = this.elements;
     input.value = "";
+    this.held = false;
     this.clear();
     this.options.play(move);
   }
