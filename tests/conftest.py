@@ -31,4 +31,5 @@ def _no_user_endgame_databases(tmp_path_factory: pytest.TempPathFactory) -> Any:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("DAMIER_EGTB_DIR", str(tmp_path_factory.mktemp("no-egtb")))
         patch.setenv("DAMIER_EGTB_AUTO", "0")  # no database built behind a test's back
+        patch.setenv("DAMIER_EGTB_PIECES", "4")  # and the tests that build one build it small
         yield

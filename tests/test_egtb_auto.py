@@ -118,3 +118,38 @@ def test_no_background_build_where_no_database_can_be_built(
     for variant in ("turkish", "frisian"):
         assert not auto.build_in_background(variant)
     assert not list(tmp_path.iterdir())
+
+
+def test_how_big_the_database_built_without_asking_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    """5 pieces on 8x8 boards where the machine has 4 GB or more, 4 on 10x10 and on smaller
+    machines; ``DAMIER_EGTB_PIECES`` decides when set."""
+    monkeypatch.delenv("DAMIER_EGTB_PIECES")
+    monkeypatch.setattr(auto, "_memory", lambda: 8 << 30)
+    sizes = {name: auto.auto_pieces(get_variant(name)) for name in ("russian", "english")}
+    assert sizes == {"russian": 5, "english": 5}
+    assert auto.auto_pieces(get_variant("international")) == 4
+    monkeypatch.setattr(auto, "_memory", lambda: 2 << 30)
+    assert auto.auto_pieces(get_variant("russian")) == 4
+    monkeypatch.setenv("DAMIER_EGTB_PIECES", "3")
+    assert auto.auto_pieces(get_variant("international")) == 3
+    monkeypatch.setenv("DAMIER_EGTB_PIECES", "nine")  # not a number it builds: the default
+    assert auto.auto_pieces(get_variant("russian")) == 4
+
+
+@pytest.mark.slow  # a build of a few seconds
+def test_a_smaller_database_than_wanted_is_replaced_by_the_bigger_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where 5 pieces are wanted, a 4-piece file (built before the rule changed) serves
+    while the bigger one is built beside it; a file as big as wanted, or bigger, is enough."""
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    monkeypatch.setenv("DAMIER_EGTB_PIECES", "3")
+    build(get_variant("russian"), 2, tmp_path)
+    assert auto.build_in_background("russian")
+    wait_for_build("russian")
+    assert fits(get_variant("russian"), tmp_path / "russian-3.npz")
+    assert (tmp_path / "russian-2.npz").is_file()  # left as it was
+    assert not auto.build_in_background("russian")
+    monkeypatch.setenv("DAMIER_EGTB_PIECES", "2")
+    assert not auto.build_in_background("russian")
