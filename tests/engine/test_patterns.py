@@ -40,6 +40,8 @@ LEARNED = [
     "russian",
     "brazilian",
     "pool",
+    "killer",
+    "portuguese",
     "english",
     "italian",
     "spanish",

@@ -78,6 +78,8 @@ games; the README's design notes have each match)."""
 SHARED = {
     "brazilian": "russian",
     "pool": "russian",
+    "killer": "international",
+    "portuguese": "spanish",
     "brazilian-giveaway": "russian-giveaway",
     "pool-giveaway": "russian-giveaway",
 }
@@ -86,7 +88,9 @@ trainer's ``--warm`` starts their first own weights from those): a weight is abo
 given squares, so it carries over only to the same board seen from the same side (a
 mirrored board, Italian's or Spanish's, puts other squares in each region) with the same
 moves and captures of men (Brazilian and pool men capture backward as Russian ones do; the
-rules differ in which capture must be taken and in a promotion during a capture).
+rules differ in which capture must be taken and in a promotion during a capture; Killer is
+International but for where a king stops behind a king, Portuguese the Spanish game in
+another numbering).
 A giveaway form reads only a giveaway form's weights: its aim is the opposite."""
 
 
