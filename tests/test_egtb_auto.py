@@ -153,3 +153,22 @@ def test_a_smaller_database_than_wanted_is_replaced_by_the_bigger_one(
     assert not auto.build_in_background("russian")
     monkeypatch.setenv("DAMIER_EGTB_PIECES", "2")
     assert not auto.build_in_background("russian")
+
+
+@pytest.mark.slow  # a build of a few seconds
+def test_builds_wait_for_each_other(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One background build at a time in a directory: a build started while another runs
+    (here: while the test holds the queue) waits, then goes on."""
+    import fcntl
+
+    monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
+    monkeypatch.delenv("DAMIER_EGTB_AUTO")
+    monkeypatch.setenv("DAMIER_EGTB_PIECES", "3")
+    with open(tmp_path / "builds.queue", "a") as queue:
+        fcntl.flock(queue, fcntl.LOCK_EX)
+        assert auto.build_in_background("russian")
+        time.sleep(5)  # a 3-piece build that did not wait takes about a second
+        assert auto.building("russian")
+        assert not (tmp_path / "russian-3.npz").exists()
+    wait_for_build("russian")
+    assert fits(get_variant("russian"), tmp_path / "russian-3.npz")
