@@ -27,6 +27,8 @@ VARIANT_DECKS = {
     "italian": "italian-3move",
     "turkish": "turkish-2move",
     "frisian": "frisian-2move",
+    "killer": "killer-2move",
+    "portuguese": "portuguese-2move",
 }
 """The balanced deck of each variant that has one: a match's pairs of games start from its
 openings, and the trainer's self-play games too."""
