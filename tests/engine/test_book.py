@@ -12,6 +12,7 @@ from damier import Board
 from damier.engine import Engine
 from damier.engine.book import Book, BookError, BookMove, BuildSettings, build, shipped_book
 from damier.engine.book_command import add_commands
+from damier.match import VARIANT_DECKS
 from damier.protocols.hub import HubEngine
 
 START = "W:W31-50:B1-20"
@@ -102,19 +103,7 @@ def test_a_book_grows_from_its_seeds() -> None:
     assert more == []
 
 
-@pytest.mark.parametrize(
-    "variant",
-    [
-        "international",
-        "russian",
-        "brazilian",
-        "italian",
-        "spanish",
-        "turkish",
-        "english",
-        "frisian",
-    ],
-)
+@pytest.mark.parametrize("variant", sorted(VARIANT_DECKS))  # every variant with a deck has one
 def test_the_shipped_book_is_legal_and_best_first(variant: str) -> None:
     book = shipped_book(variant)
     assert book is not None and len(book) > 200
