@@ -115,8 +115,10 @@ def test_no_background_build_where_no_database_can_be_built(
     databases: their full engines start no build."""
     monkeypatch.setenv("DAMIER_EGTB_DIR", str(tmp_path))
     monkeypatch.delenv("DAMIER_EGTB_AUTO")
-    for variant in ("turkish", "frisian"):
+    monkeypatch.delenv("DAMIER_EGTB_PIECES")  # the size is asked of the rules then
+    for variant in ("turkish", "frisian", "dameo"):
         assert not auto.build_in_background(variant)
+        assert not auto.building(variant)  # asked by the Hub's init and `damier egtb list`
     assert not list(tmp_path.iterdir())
 
 

@@ -44,7 +44,11 @@ def auto_pieces(variant: Variant) -> int:
     asked = os.environ.get("DAMIER_EGTB_PIECES", "")
     if asked.isdigit() and 2 <= int(asked) <= 5:
         return int(asked)
-    squares = bin(int(database_spec(variant).geo[G_BOARD])).count("1")
+    try:
+        spec = database_spec(variant)
+    except ValueError:  # none is built for it (its lock's name still asks for a number)
+        return 4
+    squares = bin(int(spec.geo[G_BOARD])).count("1")
     return 5 if squares <= SMALL_BOARD and _memory() >= MEMORY_FOR_FIVE else 4
 
 
