@@ -603,7 +603,8 @@ function listen() {
         if (page.editing) return t("Close the board editor to play moves.");
         return page.current?.view && !page.loading ? "" : t("The position is loading…");
       },
-      typeAhead: true,
+      // Only a position on its way is waited for (not the board editor being closed).
+      typeAhead: () => !page.editing,
     },
   );
 }

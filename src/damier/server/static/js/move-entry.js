@@ -61,8 +61,8 @@ export class MoveEntry {
    * elements: {form, input, list (the buttons of the fitting moves), note (what the text
    * fits)}; options: {moves: () => the legal moves now (normalized), index: () => the
    * squares' index, play: (move or text) => void, blocked: () => why no move may be
-   * played now ("" when one may), typeAhead: whether a text typed while blocked is read
-   * eagerly once the block lifts}.
+   * played now ("" when one may), typeAhead: () => whether a text typed now, while
+   * blocked, is read eagerly once the block lifts (optional: never)}.
    */
   constructor(elements, options) {
     this.elements = elements;
@@ -85,7 +85,7 @@ export class MoveEntry {
     const { list, note } = this.elements;
     const blocked = this.options.blocked();
     const read = !blocked ? readTyped(this.text, this.options.moves(), this.options.index()) : { fits: [], named: null, sure: false };
-    if (blocked) this.held = this.held || (eager && Boolean(this.options.typeAhead));
+    if (blocked) this.held = this.held || (eager && Boolean(this.options.typeAhead?.()));
     else {
       eager = eager || this.held;
       this.held = false;
