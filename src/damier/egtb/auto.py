@@ -5,8 +5,9 @@ as none: it is passed over, and the database is built again.
 
 How big (:func:`auto_pieces`): 5 pieces on boards of 32 squares (8x8), where most games
 end in a few pieces against a few and the fifth piece scored 53.5% in Russian and 50.8% in
-Brazilian against the same engine with four (README), on a machine with the memory for it (the file takes about
-220 MB once read, and a 4-piece one serves while it is built); 4 pieces elsewhere
+Brazilian against the same engine with four (README), on a machine with the memory for it
+(the file takes about 220 MB once read, and a 4-piece one serves while it is built); 4
+pieces elsewhere
 (International's 5-piece one takes half an hour and gained nothing measurable at 0.1 s
 a move). ``DAMIER_EGTB_PIECES`` sets the number.
 
@@ -136,7 +137,7 @@ def build_in_background(variant: str | Variant) -> bool:
 
 def build_locked(variant: str) -> None:
     """The background builder's work: wait for any other variant's build in the directory
-    to end (one at a time: an 8x8 5-piece build holds about 230 MB), build, then let go of
+    to end (one at a time: an 8x8 5-piece build peaks at about 830 MB), build, then let go of
     the lock."""
     rules = get_variant(variant)
     directory = default_dir()
