@@ -7,9 +7,8 @@ How big (:func:`auto_pieces`): 5 pieces on boards of 32 squares (8x8), where mos
 end in a few pieces against a few and the fifth piece scored 53.5% in Russian and 50.8% in
 Brazilian against the same engine with four (README), on a machine with the memory for it
 (the file takes about 220 MB once read, and a 4-piece one serves while it is built); 4
-pieces elsewhere
-(International's 5-piece one takes half an hour and gained nothing measurable at 0.1 s
-a move). ``DAMIER_EGTB_PIECES`` sets the number.
+pieces elsewhere (International's 5-piece one takes half an hour and gained nothing
+measurable at 0.1 s a move). ``DAMIER_EGTB_PIECES`` sets the number.
 
 The build runs in a process of its own at the lowest priority, so that it slows neither
 the search nor a server; a lock file in the data directory (holding the builder's process
