@@ -3,6 +3,7 @@ fit of the pattern weights of :mod:`damier.engine.patterns`.
 
     python bench/train.py generate --variant international --depth 6 --minutes 35 --out pos.npz
     python bench/train.py fit pos.npz more.npz    # into src/damier/data/patterns.npz
+    python bench/train.py net pos.npz more.npz    # into src/damier/data/network.npz
 
 ``generate`` plays the engine against itself at a fixed depth, each game from an opening of
 the deck plus a few random plies (so that the games differ), and keeps every quiet position
@@ -21,6 +22,12 @@ leaves out the positions an endgame database decides (the search never evaluates
 ``--warm`` starts from the weights being replaced (a variant's first own weights: those it
 shared) and pulls toward them rather than toward zero, so that a new run refines what the
 earlier ones taught instead of starting over.
+
+``net`` fits the network of :mod:`damier.engine.network` on the same files, over the
+evaluation with its patterns (``--over patterns``, the default: the network corrects what
+they leave) or over the hand-set evaluation alone (``--over hand``: the patterns are then
+off where the network is on), with the same loss, training part and held-out part; it
+reports the held-out cross-entropy of the network as fitted and as the search's integers.
 """
 
 from __future__ import annotations
@@ -30,20 +37,30 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from damier.engine import Engine
-from damier.engine.evaluation import evaluate, evaluation_tables
-from damier.engine.patterns import DATA_FILE, regions, stored_weights
+from damier.engine.evaluation import (
+    evaluate,
+    evaluation_tables,
+    family_weights,
+    tables_from_weights,
+)
+from damier.engine.network import DATA_FILE as NETWORK_FILE
+from damier.engine.patterns import DATA_FILE, pattern_weights, regions, stored_weights
 from damier.engine.training import (
     Problem,
+    board_inputs,
     configurations,
     cross_entropy,
     fit,
+    fit_network,
     joined,
     logits,
+    quantized_value,
     sigmoid,
 )
 from damier.game import Game
@@ -54,6 +71,7 @@ from damier.rules import get_variant
 SCALE = 200.0
 """Hundredths of a man per unit of the logit (a man up: about 62% for the side ahead)."""
 PACKAGE_DATA = Path(__file__).parent.parent / "src" / "damier" / "data" / DATA_FILE
+PACKAGE_NETWORK = PACKAGE_DATA.with_name(NETWORK_FILE)
 
 
 def generate(
@@ -251,6 +269,79 @@ def train(
     )
 
 
+def train_network(
+    paths: list[Path],
+    out: Path,
+    hidden: int,
+    epochs: int,
+    rate: float,
+    over_patterns: bool,
+    min_pieces: int = 0,
+) -> None:
+    """Fit a network on the first 90% of each file's positions over the hand-set
+    evaluation (and the patterns, ``over_patterns``), report it on the other 10%, floating
+    and as the search's integers, and write it into ``out``."""
+    started = time.perf_counter()
+    parts: dict[str, list[npt.NDArray[Any]]] = {"inputs": [], "offset": [], "target": []}
+    held: dict[str, list[npt.NDArray[Any]]] = {"inputs": [], "offset": [], "target": []}
+    names = set()
+    for path in paths:
+        data = np.load(path)
+        variant = get_variant(str(data["variant"]))
+        names.add(variant.name)
+        keep = np.count_nonzero(data["cells"], axis=1) > min_pieces
+        cells, turns = data["cells"][keep], data["turns"][keep].astype(np.int64)
+        t = compile_tables(variant)
+        patterns = pattern_weights(variant) if over_patterns else None
+        pst, extra = tables_from_weights(variant, family_weights(variant), patterns)
+        offset = np.array(
+            [evaluate(t, sq, int(turn), pst, extra) for sq, turn in zip(cells, turns, strict=True)],
+            dtype=np.float64,
+        )
+        columns = {
+            "inputs": board_inputs(variant, cells, turns),
+            "offset": offset,
+            "target": sigmoid(data["scores"][keep] / SCALE),
+        }
+        cut = int(len(offset) * 0.9)
+        for key, column in columns.items():
+            parts[key].append(column[:cut])
+            held[key].append(column[cut:])
+    if len(names) != 1:
+        raise SystemExit(f"the files hold different variants: {', '.join(sorted(names))}")
+    name = names.pop()
+    inputs, offset, target = (np.concatenate(parts[key]) for key in ("inputs", "offset", "target"))
+    test_inputs, test_offset, test_target = (
+        np.concatenate(held[key]) for key in ("inputs", "offset", "target")
+    )
+    over = (
+        "the hand-set evaluation and the patterns" if over_patterns else "the hand-set evaluation"
+    )
+    print(f"{name}: {len(target)} training positions, {len(test_target)} held out; over {over}")
+    network = fit_network(
+        inputs, offset, target, hidden, scale=SCALE, epochs=epochs, rate=rate, report=True
+    )
+    clipped = np.clip(test_target, 1e-9, 1 - 1e-9)
+    floor = cross_entropy(np.log(clipped / (1 - clipped)), test_target)
+    layers = network.quantized()
+    before = cross_entropy(test_offset / SCALE, test_target)
+    floating = cross_entropy((test_offset + network.value(test_inputs)) / SCALE, test_target)
+    integers = quantized_value(layers, test_inputs).astype(np.float64)
+    searched = cross_entropy((test_offset + integers) / SCALE, test_target)
+    print(
+        f"held out: cross-entropy (floor {floor:.5f}) {before:.5f} (without) -> "
+        f"{floating:.5f} (network) -> {searched:.5f} (as the search's integers); "
+        f"agreement {agreement(test_offset / SCALE, test_target):.4f} -> "
+        f"{agreement((test_offset + integers) / SCALE, test_target):.4f}"
+    )
+    stored = dict(np.load(out)) if out.exists() else {}
+    for part, values in layers.items():
+        stored[f"{name}/{part}"] = values.astype(np.int16 if part == "w1" else np.int32)
+    stored[f"{name}/patterns"] = np.array([int(over_patterns)], dtype=np.int32)
+    np.savez_compressed(out, **stored)  # type: ignore[arg-type]
+    print(f"wrote {out} ({hidden} hidden units), {time.perf_counter() - started:.0f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -285,8 +376,36 @@ def main() -> None:
         action="store_true",
         help="start from the weights it replaces and pull toward them, not toward zero",
     )
+    n = commands.add_parser("net", help="fit the network and write its data file")
+    n.add_argument("data", type=Path, nargs="+")
+    n.add_argument("--out", type=Path, default=PACKAGE_NETWORK)
+    n.add_argument("--hidden", type=int, default=64)
+    n.add_argument("--epochs", type=int, default=10)
+    n.add_argument("--rate", type=float, default=0.001)
+    n.add_argument(
+        "--over",
+        choices=("patterns", "hand"),
+        default="patterns",
+        help="what the network corrects: the hand-set evaluation and the patterns (kept "
+        "on), or the hand-set evaluation alone (the patterns then off)",
+    )
+    n.add_argument("--min-pieces", type=int, default=0)
     args = parser.parse_args()
-    if args.command == "generate":
+    if args.command in ("fit", "net"):
+        missing = [str(path) for path in args.data if not path.is_file()]
+        if missing:
+            parser.error(f"no such data file: {', '.join(missing)}")
+    if args.command == "net":
+        train_network(
+            args.data,
+            args.out,
+            args.hidden,
+            args.epochs,
+            args.rate,
+            args.over == "patterns",
+            args.min_pieces,
+        )
+    elif args.command == "generate":
         if args.openings and args.openings not in OpeningDeck.builtin_names():
             parser.error(
                 f"no opening deck {args.openings!r}: {', '.join(OpeningDeck.builtin_names())}"
@@ -301,9 +420,6 @@ def main() -> None:
             args.openings,
         )
     else:
-        missing = [str(path) for path in args.data if not path.is_file()]
-        if missing:
-            parser.error(f"no such data file: {', '.join(missing)}")
         train(
             args.data,
             args.out,

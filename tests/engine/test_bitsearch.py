@@ -32,6 +32,7 @@ from damier.kernel.bitboard import (
 )
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
+from tests.engine.test_network import random_network
 
 # Every variant the bitboard code covers, and two giveaway forms.
 COVERED = [v.name for v in all_variants() if covers(v)] + [
@@ -123,13 +124,14 @@ def test_the_searches_agree_without_reductions(variant: str) -> None:
 @pytest.mark.parametrize("variant", COVERED)
 def test_what_the_search_carries_is_what_the_position_says(variant: str) -> None:
     """After every move of every position of random games (men moved, crowned, taken;
-    kings too), the pattern configurations and the placement the search updates equal
-    those of the child read afresh."""
+    kings too), the pattern configurations, the placement and the network's accumulators
+    the search updates equal those of the child read afresh."""
     rules = get_variant(variant)
     position = bitboard_position(rules, compile_tables(rules))
     assert position is not None
     zero = np.zeros((len(regions(rules)), CONFIGURATIONS), dtype=np.int32)
-    pst, extra = position.by_bit(*tables_from_weights(rules, family_weights(rules), zero))
+    network = random_network(variant)
+    pst, extra = position.by_bit(*tables_from_weights(rules, family_weights(rules), zero, network))
     spec, moves, st = position.spec, position.moves, position.st
     rng = random.Random(13)
     crowned = 0

@@ -1,4 +1,5 @@
-"""The static evaluation: zero-sum, colour-blind, and each weight pulling the right way.
+"""The static evaluation: zero-sum (but for the network, which values the side to move's
+view), colour-blind, and each weight pulling the right way.
 
 A bias in the evaluation (one colour or one wing favoured) would not show in the search
 tests, only as lost games, so it is checked here directly.
@@ -18,6 +19,7 @@ from damier.engine.evaluation import (
     family_weights,
     tables_from_weights,
 )
+from damier.engine.patterns import pattern_weights
 from damier.geometry import geometry_of
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
@@ -40,9 +42,12 @@ def random_positions(variant: str, count: int, seed: int) -> list[Board]:
     return positions
 
 
-def value(variant: str, cells: np.ndarray, player: int) -> int:
+def value(variant: str, cells: np.ndarray, player: int, network: bool = True) -> int:
+    """The evaluation of ``cells`` for ``player``; ``network=False``: without the network."""
     rules = get_variant(variant)
     pst, extra = evaluation_tables(rules)
+    if not network:
+        pst, extra = tables_from_weights(rules, family_weights(rules), pattern_weights(rules))
     return int(evaluate(compile_tables(rules), cells.astype(np.int8), player, pst, extra))
 
 
@@ -61,12 +66,13 @@ def turned(variant: str, cells: np.ndarray) -> np.ndarray:
 def test_zero_sum_and_colour_blind(variant: str) -> None:
     for board in random_positions(variant, 30, seed=5):
         cells = board.cells
-        assert value(variant, cells, 0) == -value(variant, cells, 1)
+        assert value(variant, cells, 0, False) == -value(variant, cells, 1, False)
         assert value(variant, cells, 0) == value(variant, turned(variant, cells), 1)
+        assert value(variant, cells, 1) == value(variant, turned(variant, cells), 0)
 
 
 def test_start_position_is_level() -> None:
-    assert value("international", Board("international").cells, 0) == 0
+    assert value("international", Board("international").cells, 0, network=False) == 0
 
 
 def test_balance_penalises_a_lopsided_army() -> None:

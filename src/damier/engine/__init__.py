@@ -149,8 +149,8 @@ class Engine:
         book: bool | Book = True,
         databases: bool = True,
     ) -> None:
-        """``learned``: evaluate with the learned pattern weights where the variant has
-        some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`).
+        """``learned``: evaluate with the learned pattern weights and network where the
+        variant has some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`).
         ``threads``: search with that many threads (Lazy SMP, :mod:`damier.engine.threads`;
         the full level, two-player variants). ``book``: the full level plays from the
         variant's shipped opening book (or this one) when a search is bounded by time

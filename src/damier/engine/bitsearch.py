@@ -19,7 +19,8 @@ import numpy.typing as npt
 
 from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
 from damier.egtb.probe import NO_TABLES, search_tables
-from damier.engine.evaluation import combine
+from damier.engine.evaluation import NETWORK, combine
+from damier.engine.network import add_piece, clear_accumulators, network_output
 from damier.engine.patterns import (
     REGIONS,
     configured_value,
@@ -123,11 +124,15 @@ def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
     ``wings`` holds the left and right halves of the board, the board and its edge masks
     (:attr:`BitboardPosition.wings`), and ``carried[ply]`` what the search carries of the
     position: its pattern configurations
-    (:func:`damier.engine.patterns.set_configurations`), then White's :func:`placement`."""
+    (:func:`damier.engine.patterns.set_configurations`), then White's :func:`placement`,
+    then the network's accumulators of both views (:mod:`damier.engine.network`)."""
     regions = extra[REGIONS]
     white = carried[ply, 2 * regions]
     if regions > 0:
         white += configured_value(carried, ply, extra)
+    own = white if player == 0 else -white
+    if extra[NETWORK] > 0:
+        own += network_output(carried, ply, 2 * regions + 1, player, extra, extra[NETWORK])
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
     empty = ~(me | opp) & wings[2]
@@ -150,7 +155,7 @@ def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
     mine = popcount(my_men & wings[1]) - popcount(my_men & wings[0])
     theirs = popcount(their_men & wings[1]) - popcount(their_men & wings[0])
     return combine(
-        white if player == 0 else -white,
+        own,
         mobility,
         mine,
         theirs,
@@ -160,6 +165,21 @@ def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
         popcount(opp & kings),
         extra,
     )
+
+
+@kernel
+def set_accumulators(carried, ply, slot, white, black, kings, cell_of, extra):
+    """The network's accumulators of both views in ``carried[ply]`` (from ``slot``), summed
+    afresh for the pieces ``white`` and ``black`` (``kings`` among them)."""
+    start = extra[NETWORK]
+    clear_accumulators(carried, ply, slot, extra, start)
+    for owner in range(2):
+        pieces = white if owner == 0 else black
+        while pieces != ZERO:
+            bit = pieces & ~(pieces - ONE)
+            pieces ^= bit
+            code = 2 * owner + (2 if bit & kings else 1)
+            add_piece(carried, ply, slot, code, cell_of[bit_index(bit)], 1, extra, start)
 
 
 @kernel_inline
@@ -180,13 +200,26 @@ def _move_key(moves, ply, i, cell_of):
 def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra):
     """``carried[ply + 1]``: what ``carried[ply]`` says of the position (see
     :func:`evaluate_bits`) after bitboard move ``i``. Kings are not in the patterns: only
-    the men that move, crown or are taken change the configurations."""
+    the men that move, crown or are taken change the configurations; every piece is in the
+    network's input."""
     regions = extra[REGIONS]
-    for slot in range(2 * regions + 1):
-        carried[ply + 1, slot] = carried[ply, slot]
+    network = extra[NETWORK]
+    accumulators = 2 * regions + 1
+    width = accumulators + (2 * extra[network] if network > 0 else 0)
+    here, after = carried[ply, :width], carried[ply + 1, :width]
+    for slot in range(width):
+        after[slot] = here[slot]
     origin = moves[ply, i, M_FROM]
     to = moves[ply, i, M_TO]
     crowned = moves[ply, i, M_KING] != ZERO
+    if network > 0:
+        was_king = origin & kings != ZERO
+        code = 2 * player + (2 if was_king else 1)
+        add_piece(
+            carried, ply + 1, accumulators, code, cell_of[bit_index(origin)], -1, extra, network
+        )
+        code = 2 * player + (2 if was_king or crowned else 1)
+        add_piece(carried, ply + 1, accumulators, code, cell_of[bit_index(to)], 1, extra, network)
     gain = pst[2 * player + (2 if crowned else 1), bit_index(to)]
     gain -= pst[2 * player + (2 if origin & kings else 1), bit_index(origin)]
     if regions > 0 and origin & kings == ZERO:
@@ -201,6 +234,11 @@ def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra):
         gain += pst[2 * (1 - player) + (2 if king else 1), bit_index(bit)]
         if regions > 0 and not king:
             reconfigure(carried, ply + 1, cell_of[bit_index(bit)], 1 - player, -1, extra)
+        if network > 0:
+            code = 2 * (1 - player) + (2 if king else 1)
+            add_piece(
+                carried, ply + 1, accumulators, code, cell_of[bit_index(bit)], -1, extra, network
+            )
     carried[ply + 1, 2 * regions] += gain if player == 0 else -gain
 
 
@@ -556,13 +594,18 @@ class BitboardPosition:
     ) -> npt.NDArray[np.int32]:
         """Room for what the search carries at each ply (:func:`evaluate_bits`; ``pst``
         and ``extra`` indexed by bit), that of the position at ``ply`` filled in."""
-        regions = int(extra[REGIONS])
-        if self._carried.shape[1] < 2 * regions + 1:
-            self._carried = np.zeros((MAX_PLY + 1, 2 * regions + 1), dtype=np.int32)
+        regions, network = int(extra[REGIONS]), int(extra[NETWORK])
+        width = 2 * regions + 1 + (2 * int(extra[network]) if network else 0)
+        if self._carried.shape[1] < width:
+            self._carried = np.zeros((MAX_PLY + 1, width), dtype=np.int32)
         white, black = (me, opp) if player == 0 else (opp, me)
         set_configurations(white & ~kings, black & ~kings, extra, self._carried, ply)
         value = int(placement(me, opp, kings, player, pst))
         self._carried[ply, 2 * regions] = value if player == 0 else -value
+        if network:
+            set_accumulators(
+                self._carried, ply, 2 * regions + 1, white, black, kings, self.cell_of, extra
+            )
         return self._carried
 
     def sides(

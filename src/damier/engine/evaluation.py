@@ -14,7 +14,15 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from damier.engine.patterns import REGIONS, enabled, pattern_extra, pattern_value, pattern_weights
+from damier.engine.network import network_extra, network_value, stored_network
+from damier.engine.patterns import (
+    REGIONS,
+    enabled,
+    network_enabled,
+    pattern_extra,
+    pattern_value,
+    pattern_weights,
+)
 from damier.geometry import SquareGeometry, geometry_of
 from damier.kernel import layout as L
 from damier.kernel.jit import kernel, kernel_inline
@@ -24,6 +32,9 @@ MOBILITY = 0  # indices of the weights in the ``extra`` vector
 BALANCE = 1
 TRADE = 2
 DRAWN_KINGS = 3
+NETWORK = 4
+"""Index in ``extra`` of where the network's part starts (0: no network,
+:mod:`damier.engine.network`)."""
 
 
 def family_of(variant: Variant) -> str:
@@ -47,17 +58,21 @@ def evaluation_tables(
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(pst, extra)``: ``pst[piece code, cell]`` is the value of that piece there (for its
     owner); ``extra`` holds the weights that are not per cell, the learned pattern weights
-    among them when ``learned`` (None: :func:`damier.engine.patterns.enabled`) and the
-    variant has some."""
-    return _evaluation_tables(variant, enabled() if learned is None else learned)
+    and network among them when ``learned`` (None: :func:`damier.engine.patterns.enabled`;
+    the network unless ``DAMIER_EVAL=patterns``) and the variant has some."""
+    learned = enabled() if learned is None else learned
+    return _evaluation_tables(variant, learned, learned and network_enabled())
 
 
 @cache
 def _evaluation_tables(
-    variant: Variant, learned: bool
+    variant: Variant, learned: bool, with_network: bool
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
-    patterns = pattern_weights(variant) if learned else None
-    return tables_from_weights(variant, _weights()[family_of(variant)], patterns)
+    network = stored_network(variant) if with_network else None
+    # A network fitted over the hand-set evaluation alone replaces the patterns.
+    over_patterns = network is None or bool(network["patterns"][0])
+    patterns = pattern_weights(variant) if learned and over_patterns else None
+    return tables_from_weights(variant, _weights()[family_of(variant)], patterns, network)
 
 
 def family_weights(variant: Variant) -> dict[str, float]:
@@ -69,9 +84,11 @@ def tables_from_weights(
     variant: Variant,
     weights: dict[str, float],
     patterns: npt.NDArray[np.int32] | None = None,
+    network: dict[str, npt.NDArray[np.int32]] | None = None,
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """:func:`evaluation_tables` for any set of weights (and pattern weights
-    ``[region, configuration]``, or none), so that a tuner can try others."""
+    ``[region, configuration]`` and a network's layers, or none), so that a tuner can try
+    others."""
     geometry = geometry_of(variant)
     assert isinstance(geometry, SquareGeometry)  # two players: multi-player boards have their own
     height, width = geometry.height, geometry.width
@@ -103,10 +120,15 @@ def tables_from_weights(
             round(weights.get("balance", 0)),
             round(weights.get("trade", 0)),
             drawn,
+            0,  # NETWORK, set below when there is one
         ],
         dtype=np.int32,
     )
-    return pst, np.concatenate([extra, pattern_extra(variant, patterns)])
+    parts = [extra, pattern_extra(variant, patterns)]
+    if network is not None:
+        extra[NETWORK] = len(extra) + len(parts[1])
+        parts.append(network_extra(variant, network))
+    return pst, np.concatenate(parts)
 
 
 @kernel
@@ -114,8 +136,8 @@ def evaluate(t, sq, player, pst, extra):
     """The position's value for ``player`` (two players): his material and placement minus
     his opponent's, plus mobility (free forward steps of men), less the balance penalty
     (how many more men one wing holds than the other: a lopsided army is easier to attack
-    and cannot hold the centre), plus the learned patterns' value where ``extra`` has them
-    (the cells are then the bits of the men's words)."""
+    and cannot hold the centre), plus the learned patterns' and network's values where
+    ``extra`` has them (the cells are then the bits of the men's words)."""
     score = 0
     white_men = np.uint64(0)
     black_men = np.uint64(0)
@@ -163,6 +185,8 @@ def evaluate(t, sq, player, pst, extra):
         learned = pattern_value(white_men, black_men, extra)
         if player == 1:
             learned = -learned
+    if extra[NETWORK] > 0:
+        learned += network_value(sq, player, extra, extra[NETWORK])
     return combine(
         score + learned,
         mobility,

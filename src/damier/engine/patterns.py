@@ -52,9 +52,10 @@ from damier.rules import Variant
 DIGITS = 8
 """Squares in a region."""
 CONFIGURATIONS = 3**DIGITS
-REGIONS = 4
-"""Index in ``extra`` of the number of regions (after the hand-set weights)."""
-SQUARES = 5
+REGIONS = 5
+"""Index in ``extra`` of the number of regions (after the hand-set weights and the network's
+start, :data:`damier.engine.evaluation.NETWORK`)."""
+SQUARES = 6
 """Index in ``extra`` of the first region's pairs."""
 PAIRS = 4
 MEMBERSHIPS = 16
@@ -64,8 +65,9 @@ MEMBERSHIP_WIDTH = 1 + 3 * MEMBERSHIPS
 
 DATA_FILE = "patterns.npz"
 ENVIRONMENT = "DAMIER_EVAL"
-"""``patterns`` or ``hand``: whether the search uses the learned weights where it has them
-(unset: :data:`DEFAULT`)."""
+"""``hand``, ``patterns`` or ``network``: whether the search uses no learned weights, the
+patterns alone, or the patterns and the network (:mod:`damier.engine.network`) where it has
+them (unset: :data:`DEFAULT`)."""
 DEFAULT = True
 """On: against the engine before the patterns, at 0.1 s a move over 200 games, today's
 engine scores 84.2% on Turkish (Elo +291 +/- 54), 74.0% on International (+182 +/- 41),
@@ -160,7 +162,13 @@ def pattern_weights(variant: Variant) -> npt.NDArray[np.int32] | None:
 def enabled() -> bool:
     """Whether the engine uses the learned weights (``DAMIER_EVAL``, else the default)."""
     choice = os.environ.get(ENVIRONMENT, "")
-    return choice == "patterns" if choice in ("patterns", "hand") else DEFAULT
+    return choice != "hand" if choice in ("patterns", "hand", "network") else DEFAULT
+
+
+def network_enabled() -> bool:
+    """Whether the learned weights include the network (``DAMIER_EVAL`` is not ``patterns``
+    nor ``hand``)."""
+    return enabled() and os.environ.get(ENVIRONMENT, "") != "patterns"
 
 
 def _digit_tables() -> npt.NDArray[np.int64]:

@@ -78,10 +78,11 @@ def enter(stats, keys, pv, key, ply):
     """Count the node and record its key on the line; True when it is over before it
     starts: the search must stop, or the position repeats one on the way here with the same
     player to move (scored as a draw)."""
+    if stats[S_STOP] == 1:  # (a node never searched is not counted)
+        return True
     stats[S_NODES] += 1
     if stats[S_NODE_LIMIT] > 0 and stats[S_NODES] >= stats[S_NODE_LIMIT]:
         stats[S_STOP] = 1
-    if stats[S_STOP] == 1:
         return True
     pv[ply, 0] = 0
     if ply > stats[S_SELDEPTH]:

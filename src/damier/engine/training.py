@@ -1,6 +1,8 @@
-"""Fitting the learned evaluation's pattern weights (:mod:`damier.engine.patterns`) with
-NumPy: the positions' region configurations as index arrays, and a logistic regression by
-Adam with an L2 penalty. ``bench/train.py`` makes the positions and writes the weights.
+"""Fitting the learned evaluation with NumPy: the pattern weights
+(:mod:`damier.engine.patterns`), from the positions' region configurations as index arrays,
+by a logistic regression (Adam, an L2 penalty); and the network
+(:mod:`damier.engine.network`), from the positions' input planes, by the same loss through
+its hidden layer. ``bench/train.py`` makes the positions and writes the weights.
 
 The model of a position is ``sigmoid(offset + side * (sum of u[r, white's configuration
 of r] - sum of u[r, Black's configuration of r]))``: ``offset`` is the hand-set evaluation
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from damier.engine.network import ACTIVATION, OUTPUT
 from damier.engine.patterns import CONFIGURATIONS, DIGITS, regions, turned
 from damier.rules import Variant
 
@@ -147,3 +150,126 @@ def fit(
             loss = cross_entropy(logits(problem, weights), problem.target)
             print(f"epoch {epoch + 1}: training cross-entropy {loss:.5f}", flush=True)
     return weights
+
+
+NETWORK_OUTPUT = 100.0
+"""The network's output unit in hundredths of a man (its last layer's weights stay near 1)."""
+
+
+def board_inputs(
+    variant: Variant, cells: npt.NDArray[np.int8], turns: Indices
+) -> npt.NDArray[np.uint8]:
+    """The network's inputs ``[position, plane * C + cell]`` (:mod:`damier.engine.network`):
+    the pieces from the side to move, on the board turned half a turn when Black is."""
+    half_turn = turned(variant)
+    black = (turns == 1)[:, None]
+    # The piece the side to move sees on each cell of his view.
+    view = np.where(black, cells[:, half_turn], cells)
+    planes = [(1, 3), (2, 4), (3, 1), (4, 2)]  # (White to move, Black to move): the code
+    return np.concatenate(
+        [np.where(black, view == theirs, view == ours) for ours, theirs in planes], axis=1
+    ).astype(np.uint8)
+
+
+@dataclass
+class Network:
+    """A network's layers in floating point: ``w1 [input, H]``, ``b1``, ``w2``, ``b2``."""
+
+    w1: npt.NDArray[np.float32]
+    b1: npt.NDArray[np.float32]
+    w2: npt.NDArray[np.float32]
+    b2: npt.NDArray[np.float32]
+
+    def hidden(self, inputs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+        """The hidden layer before its clip."""
+        out: npt.NDArray[np.float32] = inputs.astype(np.float32) @ self.w1 + self.b1
+        return out
+
+    def value(self, inputs: npt.NDArray[np.uint8]) -> Floats:
+        """The output in hundredths of a man."""
+        active = np.clip(self.hidden(inputs), 0, 1)
+        out: Floats = NETWORK_OUTPUT * (active @ self.w2 + self.b2).astype(np.float64)
+        return out
+
+    def quantized(self) -> dict[str, npt.NDArray[np.int32]]:
+        """The integer layers the search reads (:func:`network_extra`)."""
+        scale = NETWORK_OUTPUT * OUTPUT
+        return {
+            "w1": np.round(self.w1 * ACTIVATION).astype(np.int32),
+            "b1": np.round(self.b1 * ACTIVATION).astype(np.int32),
+            "w2": np.round(self.w2 * scale).astype(np.int32),
+            "b2": np.round(self.b2 * scale * ACTIVATION).astype(np.int32).reshape(1),
+        }
+
+
+def quantized_value(
+    layers: dict[str, npt.NDArray[np.int32]], inputs: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.int64]:
+    """The search's integer value of the network ``layers`` (:meth:`Network.quantized`):
+    what :func:`damier.engine.network.network_output` computes, for NumPy."""
+    units = inputs.astype(np.int64) @ layers["w1"].astype(np.int64) + layers["b1"]
+    active = np.clip(units, 0, ACTIVATION)
+    out: npt.NDArray[np.int64] = (active @ layers["w2"].astype(np.int64) + layers["b2"][0]) // (
+        ACTIVATION * OUTPUT
+    )
+    return out
+
+
+def fit_network(
+    inputs: npt.NDArray[np.uint8],
+    offset: Floats,
+    target: Floats,
+    hidden: int,
+    *,
+    scale: float,
+    epochs: int = 10,
+    batch: int = 1024,
+    rate: float = 0.001,
+    seed: int = 0,
+    report: bool = False,
+) -> Network:
+    """A network minimising the mean cross-entropy of ``sigmoid((offset + value) / scale)``
+    against ``target`` (``offset`` in hundredths of a man: the evaluation it corrects), by
+    Adam on shuffled batches; the rate falls to a tenth over the last third of the epochs."""
+    rng = np.random.default_rng(seed)
+    count = inputs.shape[1]
+    # Small uniform weights, as the usual initialisation: units start inside their clip,
+    # where the gradient flows.
+    bound = 1 / np.sqrt(count)
+    network = Network(
+        rng.uniform(-bound, bound, (count, hidden)).astype(np.float32),
+        rng.uniform(-bound, bound, hidden).astype(np.float32),
+        rng.uniform(-1 / np.sqrt(hidden), 1 / np.sqrt(hidden), hidden).astype(np.float32),
+        np.zeros(1, dtype=np.float32),
+    )
+    layers = [network.w1, network.b1, network.w2, network.b2]
+    first = [np.zeros_like(layer) for layer in layers]
+    second = [np.zeros_like(layer) for layer in layers]
+    beta1, beta2, epsilon = 0.9, 0.999, 1e-8
+    steps = 0
+    for epoch in range(epochs):
+        step = rate if epoch < epochs - epochs // 3 else rate / 10
+        order = rng.permutation(len(target))
+        for start in range(0, len(target), batch):
+            rows = order[start : start + batch]
+            x = inputs[rows].astype(np.float32)
+            units = x @ network.w1 + network.b1
+            active = np.clip(units, 0, 1)
+            value = NETWORK_OUTPUT * (active @ network.w2 + network.b2)
+            logit = (offset[rows] + value) / scale
+            error = ((sigmoid(logit) - target[rows]) * NETWORK_OUTPUT / scale / len(rows)).astype(
+                np.float32
+            )
+            through = np.outer(error, network.w2) * ((units > 0) & (units < 1))
+            grads = [x.T @ through, through.sum(axis=0), active.T @ error, error.sum(keepdims=True)]
+            steps += 1
+            for layer, g, m, v in zip(layers, grads, first, second, strict=True):
+                m *= beta1
+                m += (1 - beta1) * g
+                v *= beta2
+                v += (1 - beta2) * g * g
+                corrected = m / (1 - beta1**steps)
+                layer -= step * corrected / (np.sqrt(v / (1 - beta2**steps)) + epsilon)
+        if report:
+            print(f"epoch {epoch + 1} done", flush=True)
+    return network

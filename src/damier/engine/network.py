@@ -1,0 +1,161 @@
+"""The learned evaluation's second part: a small neural network over the whole board, fitted on
+self-play positions (``bench/train.py net``).
+
+The patterns (:mod:`damier.engine.patterns`) value each small region on its own; the
+network sees every piece at once. Its input is the position from the side to move: four
+planes of the board's cells (his men, his kings, the other side's men and kings), the board
+turned half a turn when Black is to move. One hidden layer of ``H`` units, clipped to
+``[0, 1]``, and a linear output in hundredths of a man, added to the hand-set evaluation
+and the patterns.
+
+A move changes few inputs, so the search keeps each unit's weighted sum (the *accumulator*)
+of both sides' views from ply to ply and updates it by the squares a move empties, fills
+and captures (:func:`add_piece`), as it does the patterns' configurations; a leaf then
+costs ``H`` multiplications. The numbers are integers: the first layer's weights are
+scaled by :data:`ACTIVATION` (a unit's full activation), the output's by :data:`OUTPUT`,
+so that a sum carried along a line and one made afresh are equal to the last bit.
+
+The network travels to the search inside the ``extra`` vector, from ``extra[NETWORK]``
+(0: none): ``H``, the number of cells ``C``, the output's bias (scaled by ``ACTIVATION *
+OUTPUT``), the cell of each cell on the board turned half a turn (``C``), the hidden biases
+(``H``), the output weights (``H``), then the first layer's weights, one row of ``H`` for
+each input ``plane * C + cell``. A piece of code ``k`` (1 a White man, 2 a White king, 3 a
+Black man, 4 a Black king) on ``cell`` is input ``(k - 1) * C + cell`` of White's view and
+``((k + 1) % 4) * C + turned(cell)`` of Black's.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from damier.engine.patterns import turned
+from damier.kernel.jit import kernel_inline
+from damier.rules import Variant
+
+DATA_FILE = "network.npz"
+ACTIVATION = 64
+"""A hidden unit's full activation, and the scale of the first layer's weights."""
+OUTPUT = 64
+"""The scale of the output weights."""
+PLANES = 4
+_HEAD = 3  # H, C, the output's bias
+
+
+@cache
+def _stored() -> dict[str, npt.NDArray[np.int32]]:
+    path = resources.files("damier") / "data" / DATA_FILE
+    if not path.is_file():
+        return {}
+    with path.open("rb") as stream, np.load(stream) as data:
+        return {name: data[name].astype(np.int32) for name in data.files}
+
+
+def stored_network(variant: Variant) -> dict[str, npt.NDArray[np.int32]] | None:
+    """The quantized layers of ``variant``'s network (``w1 [input, H]``, ``b1``, ``w2``,
+    ``b2``; ``patterns``: 1 when it was fitted over the patterns, which stay on), if it has
+    one that fits its board."""
+    stored = _stored()
+    layers = {part: stored.get(f"{variant.name}/{part}") for part in ("w1", "b1", "w2", "b2")}
+    if any(value is None for value in layers.values()):
+        return None
+    network = {part: value for part, value in layers.items() if value is not None}
+    network["patterns"] = stored.get(f"{variant.name}/patterns", np.zeros(1, dtype=np.int32))
+    if network["w1"].shape[0] != PLANES * len(turned(variant)):
+        return None
+    return network
+
+
+def network_extra(
+    variant: Variant, network: dict[str, npt.NDArray[np.int32]]
+) -> npt.NDArray[np.int32]:
+    """The network part of ``extra`` (see the module's description)."""
+    w1 = network["w1"]
+    hidden = w1.shape[1]
+    half_turn = turned(variant)
+    return np.concatenate(
+        [
+            np.array([hidden, len(half_turn), int(network["b2"].ravel()[0])]),
+            half_turn,
+            network["b1"].ravel(),
+            network["w2"].ravel(),
+            w1.ravel(),
+        ]
+    ).astype(np.int32)
+
+
+@kernel_inline
+def add_piece(carried, ply, slot, code, cell, sign, extra, start):
+    """Put (``sign`` 1) or take away (-1) the piece ``code`` on ``cell`` in the
+    accumulators of ``carried[ply]`` (White's view from ``slot``, Black's after it); the
+    network's part of ``extra`` starts at ``start``."""
+    hidden = extra[start]
+    cells = extra[start + 1]
+    weights = start + _HEAD + cells + 2 * hidden
+    white = weights + ((code - 1) * cells + cell) * hidden
+    black = weights + (((code + 1) % 4) * cells + extra[start + _HEAD + cell]) * hidden
+    # Loops over slices, without a product: they run on whole vectors of integers (three
+    # to four times as fast as indexing the arrays themselves, measured).
+    for side in range(2):
+        view = slot + side * hidden
+        row = white if side == 0 else black
+        accumulator = carried[ply, view : view + hidden]
+        weights_row = extra[row : row + hidden]
+        if sign > 0:
+            for k in range(hidden):
+                accumulator[k] += weights_row[k]
+        else:
+            for k in range(hidden):
+                accumulator[k] -= weights_row[k]
+
+
+@kernel_inline
+def clear_accumulators(carried, ply, slot, extra, start):
+    """Both views' accumulators of ``carried[ply]`` set to the hidden biases (no piece)."""
+    hidden = extra[start]
+    biases = start + _HEAD + extra[start + 1]
+    for k in range(hidden):
+        carried[ply, slot + k] = extra[biases + k]
+        carried[ply, slot + hidden + k] = extra[biases + k]
+
+
+@kernel_inline
+def network_output(carried, ply, slot, player, extra, start):
+    """The network's value for ``player`` (to move), from his view's accumulator in
+    ``carried[ply]``."""
+    hidden = extra[start]
+    weights = start + _HEAD + extra[start + 1] + hidden
+    view = slot + player * hidden
+    accumulator = carried[ply, view : view + hidden]
+    output = extra[weights : weights + hidden]
+    total = 0
+    for k in range(hidden):
+        total += min(max(accumulator[k], 0), ACTIVATION) * output[k]
+    return (total + extra[start + 2]) // (ACTIVATION * OUTPUT)
+
+
+@kernel_inline
+def network_value(sq, player, extra, start):
+    """:func:`network_output` of the kernel cell array ``sq`` for ``player``, summed afresh
+    (the table search, which carries no accumulators)."""
+    hidden = extra[start]
+    cells = extra[start + 1]
+    biases = start + _HEAD + cells
+    weights = biases + 2 * hidden
+    total = 0
+    for k in range(hidden):
+        unit = extra[biases + k]
+        for cell in range(cells):
+            code = sq[cell]
+            if code == 0:
+                continue
+            if player == 0:
+                row = (code - 1) * cells + cell
+            else:
+                row = ((code + 1) % 4) * cells + extra[start + _HEAD + cell]
+            unit += extra[weights + row * hidden + k]
+        total += min(max(unit, 0), ACTIVATION) * extra[biases + hidden + k]
+    return (total + extra[start + 2]) // (ACTIVATION * OUTPUT)

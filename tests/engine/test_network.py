@@ -1,0 +1,115 @@
+"""The network of the learned evaluation: the search's integers against NumPy's, the carried
+accumulators against sums made afresh, and the trainer's fit."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from damier import Board
+from damier.engine.bitsearch import bitboard_position
+from damier.engine.evaluation import evaluate, family_weights, tables_from_weights
+from damier.engine.network import PLANES, stored_network
+from damier.engine.patterns import turned
+from damier.engine.training import board_inputs, fit_network, quantized_value
+from damier.kernel.tables import compile_tables
+from damier.rules import get_variant
+
+VARIANTS = ["international", "russian", "english", "turkish", "frisian"]
+
+
+def random_network(
+    variant: str, hidden: int = 16, seed: int = 0
+) -> dict[str, npt.NDArray[np.int32]]:
+    """Integer layers of a network for ``variant``'s board, of a size the search sees."""
+    rng = np.random.default_rng(seed)
+    inputs = PLANES * len(turned(get_variant(variant)))
+    return {
+        "w1": rng.integers(-40, 40, (inputs, hidden)).astype(np.int32),
+        "b1": rng.integers(-40, 120, hidden).astype(np.int32),
+        "w2": rng.integers(-3000, 3000, hidden).astype(np.int32),
+        "b2": rng.integers(-50_000, 50_000, 1).astype(np.int32),
+        "patterns": np.ones(1, dtype=np.int32),
+    }
+
+
+def random_boards(variant: str, count: int, seed: int) -> list[Board]:
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        board = Board(variant)
+        for _ in range(rng.randrange(0, 90)):
+            if not board.legal_moves:
+                break
+            board.push(rng.choice(board.legal_moves))
+        boards.append(board)
+    return boards
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_searches_value_the_network_as_numpy_does(variant: str) -> None:
+    """The table search's sum, the bitboard search's carried accumulators and NumPy's
+    product of the inputs (:func:`board_inputs`) give the same network value, for either
+    side to move (kings and men of both colours on the boards of random games)."""
+    rules = get_variant(variant)
+    t = compile_tables(rules)
+    position = bitboard_position(rules, t)
+    assert position is not None
+    network = random_network(variant)
+    hand = tables_from_weights(rules, family_weights(rules))
+    pst, extra = tables_from_weights(rules, family_weights(rules), None, network)
+    kings = 0
+    for board in random_boards(variant, 30, seed=3):
+        kings += int(np.count_nonzero(board.cells % 2 == 0) - np.count_nonzero(board.cells == 0))
+        for player in (0, 1):
+            inputs = board_inputs(rules, board.cells[None, :], np.array([player]))
+            expected = int(quantized_value(network, inputs)[0])
+            without = evaluate(t, board.cells, player, *hand)
+            assert evaluate(t, board.cells, player, pst, extra) == without + expected
+            assert position.evaluate(board.cells, player, pst, extra) == without + expected
+    assert kings > 0, "some boards have kings"
+
+
+def test_the_inputs_are_the_side_to_move_s_view() -> None:
+    """White to move and Black to move on the board turned with the colours swapped see
+    the same inputs: his men first, then his kings, the other side's men and kings."""
+    rules = get_variant("international")
+    for board in random_boards("international", 10, seed=5):
+        cells = board.cells
+        swapped = np.array([0, 3, 4, 1, 2], dtype=np.int8)[cells[turned(rules)]]
+        white = board_inputs(rules, cells[None, :], np.array([0]))
+        black = board_inputs(rules, swapped[None, :], np.array([1]))
+        assert np.array_equal(white, black)
+        mine = white[0, :50]
+        assert mine.sum() == np.count_nonzero(cells == 1)
+
+
+def test_the_fit_learns_what_the_labels_say() -> None:
+    """Labels that favour the side to move by its men on the first five cells: the fitted
+    network moves the evaluation toward them, on positions it did not see."""
+    rules = get_variant("international")
+    rng = np.random.default_rng(7)
+    cells = np.zeros((6000, 50), dtype=np.int8)
+    for row in cells:
+        row[rng.choice(50, 14, replace=False)] = rng.choice([1, 3], 14)
+    turns = rng.integers(0, 2, 6000)
+    inputs = board_inputs(rules, cells, turns)
+    score = 60.0 * inputs[:, :5].sum(axis=1) - 60.0
+    target = 1 / (1 + np.exp(-score / 200))
+    network = fit_network(
+        inputs[:5000], np.zeros(5000), target[:5000], 8, scale=200.0, epochs=8, rate=0.01
+    )
+    found = network.value(inputs[5000:])
+    assert np.corrcoef(found, score[5000:])[0, 1] > 0.9
+    integers = quantized_value(network.quantized(), inputs[5000:])
+    assert np.max(np.abs(integers - found)) < 5
+
+
+def test_the_shipped_network_fits_its_variant() -> None:
+    """International's network is shipped and is read for its board."""
+    network = stored_network(get_variant("international"))
+    assert network is not None
+    assert network["w1"].shape[0] == PLANES * 50
