@@ -32,6 +32,7 @@ def random_network(
         "b1": rng.integers(-40, 120, hidden).astype(np.int32),
         "w2": rng.integers(-3000, 3000, hidden).astype(np.int32),
         "b2": rng.integers(-50_000, 50_000, 1).astype(np.int32),
+        "limit": np.array([60], dtype=np.int32),
         "patterns": np.ones(1, dtype=np.int32),
     }
 
@@ -100,7 +101,7 @@ def test_the_fit_learns_what_the_labels_say() -> None:
     score = 60.0 * inputs[:, :5].sum(axis=1) - 60.0
     target = 1 / (1 + np.exp(-score / 200))
     network = fit_network(
-        inputs[:5000], np.zeros(5000), target[:5000], 8, scale=200.0, epochs=8, rate=0.01
+        inputs[:5000], np.zeros(5000), target[:5000], 8, scale=200.0, limit=500, epochs=8, rate=0.01
     )
     found = network.value(inputs[5000:])
     assert np.corrcoef(found, score[5000:])[0, 1] > 0.9

@@ -5,8 +5,13 @@ The patterns (:mod:`damier.engine.patterns`) value each small region on its own;
 network sees every piece at once. Its input is the position from the side to move: four
 planes of the board's cells (his men, his kings, the other side's men and kings), the board
 turned half a turn when Black is to move. One hidden layer of ``H`` units, clipped to
-``[0, 1]``, and a linear output in hundredths of a man, added to the hand-set evaluation
-and the patterns.
+``[0, 1]``, and a linear output in hundredths of a man, held within a limit (a fraction
+of a man), added to the hand-set evaluation and the patterns. The limit is what keeps it
+sound: fitted on self-play positions, where a man less is most often a man given for a
+shot, a network without one valued a man at about 70 on the positions of random games
+(the hand-set evaluation: 124), the search it led gave men away, and it lost every one
+of six games at depth 6 to the patterns alone. Material is the hand-set evaluation's;
+the network says what the position adds.
 
 A move changes few inputs, so the search keeps each unit's weighted sum (the *accumulator*)
 of both sides' views from ply to ply and updates it by the squares a move empties, fills
@@ -17,11 +22,11 @@ so that a sum carried along a line and one made afresh are equal to the last bit
 
 The network travels to the search inside the ``extra`` vector, from ``extra[NETWORK]``
 (0: none): ``H``, the number of cells ``C``, the output's bias (scaled by ``ACTIVATION *
-OUTPUT``), the cell of each cell on the board turned half a turn (``C``), the hidden biases
-(``H``), the output weights (``H``), then the first layer's weights, one row of ``H`` for
-each input ``plane * C + cell``. A piece of code ``k`` (1 a White man, 2 a White king, 3 a
-Black man, 4 a Black king) on ``cell`` is input ``(k - 1) * C + cell`` of White's view and
-``((k + 1) % 4) * C + turned(cell)`` of Black's.
+OUTPUT``), the output's limit, the cell of each cell on the board turned half a turn
+(``C``), the hidden biases (``H``), the output weights (``H``), then the first layer's
+weights, one row of ``H`` for each input ``plane * C + cell``. A piece of code ``k`` (1 a
+White man, 2 a White king, 3 a Black man, 4 a Black king) on ``cell`` is input ``(k - 1) *
+C + cell`` of White's view and ``((k + 1) % 4) * C + turned(cell)`` of Black's.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ ACTIVATION = 64
 OUTPUT = 64
 """The scale of the output weights."""
 PLANES = 4
-_HEAD = 3  # H, C, the output's bias
+_HEAD = 4  # H, C, the output's bias, its limit
 
 
 @cache
@@ -56,10 +61,11 @@ def _stored() -> dict[str, npt.NDArray[np.int32]]:
 
 def stored_network(variant: Variant) -> dict[str, npt.NDArray[np.int32]] | None:
     """The quantized layers of ``variant``'s network (``w1 [input, H]``, ``b1``, ``w2``,
-    ``b2``; ``patterns``: 1 when it was fitted over the patterns, which stay on), if it has
-    one that fits its board."""
+    ``b2``, the output's ``limit``; ``patterns``: 1 when it was fitted over the patterns,
+    which stay on), if it has one that fits its board."""
     stored = _stored()
-    layers = {part: stored.get(f"{variant.name}/{part}") for part in ("w1", "b1", "w2", "b2")}
+    parts = ("w1", "b1", "w2", "b2", "limit")
+    layers = {part: stored.get(f"{variant.name}/{part}") for part in parts}
     if any(value is None for value in layers.values()):
         return None
     network = {part: value for part, value in layers.items() if value is not None}
@@ -78,13 +84,19 @@ def network_extra(
     half_turn = turned(variant)
     return np.concatenate(
         [
-            np.array([hidden, len(half_turn), int(network["b2"].ravel()[0])]),
+            np.array([hidden, len(half_turn), int(network["b2"][0]), int(network["limit"][0])]),
             half_turn,
             network["b1"].ravel(),
             network["w2"].ravel(),
             w1.ravel(),
         ]
     ).astype(np.int32)
+
+
+@kernel_inline
+def _limited(value, limit):
+    """``value`` within ``[-limit, limit]``."""
+    return min(max(value, -limit), limit)
 
 
 @kernel_inline
@@ -134,7 +146,7 @@ def network_output(carried, ply, slot, player, extra, start):
     total = 0
     for k in range(hidden):
         total += min(max(accumulator[k], 0), ACTIVATION) * output[k]
-    return (total + extra[start + 2]) // (ACTIVATION * OUTPUT)
+    return _limited((total + extra[start + 2]) // (ACTIVATION * OUTPUT), extra[start + 3])
 
 
 @kernel_inline
@@ -158,4 +170,4 @@ def network_value(sq, player, extra, start):
                 row = ((code + 1) % 4) * cells + extra[start + _HEAD + cell]
             unit += extra[weights + row * hidden + k]
         total += min(max(unit, 0), ACTIVATION) * extra[biases + hidden + k]
-    return (total + extra[start + 2]) // (ACTIVATION * OUTPUT)
+    return _limited((total + extra[start + 2]) // (ACTIVATION * OUTPUT), extra[start + 3])

@@ -173,12 +173,14 @@ def board_inputs(
 
 @dataclass
 class Network:
-    """A network's layers in floating point: ``w1 [input, H]``, ``b1``, ``w2``, ``b2``."""
+    """A network's layers in floating point: ``w1 [input, H]``, ``b1``, ``w2``, ``b2``, and
+    the limit of its output in hundredths of a man."""
 
     w1: npt.NDArray[np.float32]
     b1: npt.NDArray[np.float32]
     w2: npt.NDArray[np.float32]
     b2: npt.NDArray[np.float32]
+    limit: int
 
     def hidden(self, inputs: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
         """The hidden layer before its clip."""
@@ -189,7 +191,7 @@ class Network:
         """The output in hundredths of a man."""
         active = np.clip(self.hidden(inputs), 0, 1)
         out: Floats = NETWORK_OUTPUT * (active @ self.w2 + self.b2).astype(np.float64)
-        return out
+        return np.clip(out, -self.limit, self.limit)
 
     def quantized(self) -> dict[str, npt.NDArray[np.int32]]:
         """The integer layers the search reads (:func:`network_extra`)."""
@@ -199,6 +201,7 @@ class Network:
             "b1": np.round(self.b1 * ACTIVATION).astype(np.int32),
             "w2": np.round(self.w2 * scale).astype(np.int32),
             "b2": np.round(self.b2 * scale * ACTIVATION).astype(np.int32).reshape(1),
+            "limit": np.array([self.limit], dtype=np.int32),
         }
 
 
@@ -212,7 +215,8 @@ def quantized_value(
     out: npt.NDArray[np.int64] = (active @ layers["w2"].astype(np.int64) + layers["b2"][0]) // (
         ACTIVATION * OUTPUT
     )
-    return out
+    limit = int(layers["limit"][0])
+    return np.clip(out, -limit, limit)
 
 
 def fit_network(
@@ -222,6 +226,7 @@ def fit_network(
     hidden: int,
     *,
     scale: float,
+    limit: int,
     epochs: int = 10,
     batch: int = 1024,
     rate: float = 0.001,
@@ -229,8 +234,9 @@ def fit_network(
     report: bool = False,
 ) -> Network:
     """A network minimising the mean cross-entropy of ``sigmoid((offset + value) / scale)``
-    against ``target`` (``offset`` in hundredths of a man: the evaluation it corrects), by
-    Adam on shuffled batches; the rate falls to a tenth over the last third of the epochs."""
+    against ``target`` (``offset`` in hundredths of a man: the evaluation it corrects;
+    ``value`` within ``limit``), by Adam on shuffled batches; the rate falls to a tenth
+    over the last third of the epochs."""
     rng = np.random.default_rng(seed)
     count = inputs.shape[1]
     # Small uniform weights, as the usual initialisation: units start inside their clip,
@@ -241,6 +247,7 @@ def fit_network(
         rng.uniform(-bound, bound, hidden).astype(np.float32),
         rng.uniform(-1 / np.sqrt(hidden), 1 / np.sqrt(hidden), hidden).astype(np.float32),
         np.zeros(1, dtype=np.float32),
+        limit,
     )
     layers = [network.w1, network.b1, network.w2, network.b2]
     first = [np.zeros_like(layer) for layer in layers]
@@ -256,10 +263,11 @@ def fit_network(
             units = x @ network.w1 + network.b1
             active = np.clip(units, 0, 1)
             value = NETWORK_OUTPUT * (active @ network.w2 + network.b2)
-            logit = (offset[rows] + value) / scale
-            error = ((sigmoid(logit) - target[rows]) * NETWORK_OUTPUT / scale / len(rows)).astype(
-                np.float32
-            )
+            inside = np.abs(value) < limit  # beyond the limit the output does not move
+            logit = (offset[rows] + np.clip(value, -limit, limit)) / scale
+            error = (
+                (sigmoid(logit) - target[rows]) * inside * NETWORK_OUTPUT / scale / len(rows)
+            ).astype(np.float32)
             through = np.outer(error, network.w2) * ((units > 0) & (units < 1))
             grads = [x.T @ through, through.sum(axis=0), active.T @ error, error.sum(keepdims=True)]
             steps += 1
