@@ -114,3 +114,15 @@ def test_the_shipped_network_fits_its_variant() -> None:
     network = stored_network(get_variant("international"))
     assert network is not None
     assert network["w1"].shape[0] == PLANES * 50
+
+
+def test_a_variant_of_the_same_board_and_men_reads_the_network_it_shares() -> None:
+    """Brazilian and pool play Russian's board, men and kings: without a network of their
+    own they read Russian's, as they read its pattern weights."""
+    russian = stored_network(get_variant("russian"))
+    assert russian is not None
+    for name in ("brazilian", "pool"):
+        shared = stored_network(get_variant(name))
+        assert shared is not None
+        assert np.array_equal(shared["w1"], russian["w1"])
+    assert stored_network(get_variant("english")) is None

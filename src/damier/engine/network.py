@@ -37,7 +37,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from damier.engine.patterns import turned
+from damier.engine.patterns import SHARED, turned
 from damier.kernel.jit import kernel_inline
 from damier.rules import Variant
 
@@ -62,14 +62,18 @@ def _stored() -> dict[str, npt.NDArray[np.int32]]:
 def stored_network(variant: Variant) -> dict[str, npt.NDArray[np.int32]] | None:
     """The quantized layers of ``variant``'s network (``w1 [input, H]``, ``b1``, ``w2``,
     ``b2``, the output's ``limit``; ``patterns``: 1 when it was fitted over the patterns,
-    which stay on), if it has one that fits its board."""
+    which stay on), if it has one that fits its board: its own, else that of the variant
+    whose pattern weights it shares (:data:`damier.engine.patterns.SHARED`)."""
     stored = _stored()
+    name = variant.name
+    if f"{name}/w1" not in stored and name in SHARED:
+        name = SHARED[name]  # the same board, men and kings: the network carries over
     parts = ("w1", "b1", "w2", "b2", "limit")
-    layers = {part: stored.get(f"{variant.name}/{part}") for part in parts}
+    layers = {part: stored.get(f"{name}/{part}") for part in parts}
     if any(value is None for value in layers.values()):
         return None
     network = {part: value for part, value in layers.items() if value is not None}
-    network["patterns"] = stored.get(f"{variant.name}/patterns", np.zeros(1, dtype=np.int32))
+    network["patterns"] = stored.get(f"{name}/patterns", np.zeros(1, dtype=np.int32))
     if network["w1"].shape[0] != PLANES * len(turned(variant)):
         return None
     return network
