@@ -465,13 +465,17 @@ def test_level_10_is_deterministic() -> None:
     assert len({(r.best_move, r.score, r.pv, r.nodes) for r in results}) == 1
 
 
-def test_woldouby_sacrifice_is_found() -> None:
+def test_woldouby_sacrifice_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
     """In the Woldouby position White's 25-20 sacrifice holds where 34-29 does not; seeing
     it takes the forced captures played at no cost in depth. Without endgame databases (as
-    here) the search plays 25-20 at every depth from 10 through 14 with either evaluation
-    (the learned patterns through 15), then 34-29 at every depth measured up to 19 (with
-    International's 4-piece database the learned patterns keep 25-20 through depth 19):
-    the ending the sacrifice leads to is beyond the evaluation."""
+    here) the search plays 25-20 at every depth from 10 through 14 with the hand-set
+    evaluation or the learned patterns (the patterns through 15), then 34-29 at every
+    depth measured up to 19 (with International's 4-piece database the learned patterns
+    keep 25-20 through depth 19): the ending the sacrifice leads to is beyond the
+    evaluation. With the network (the default evaluation since 2026-11-29) the search
+    plays 25-20 at depth 12 only and 34-29 from 13 through 16, scoring both about a man
+    and a half down: the test reads the patterns alone (``DAMIER_EVAL=patterns``)."""
+    monkeypatch.setenv("DAMIER_EVAL", "patterns")
     board = Board(
         "international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38"
     )

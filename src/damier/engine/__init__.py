@@ -148,9 +148,11 @@ class Engine:
         threads: int = 1,
         book: bool | Book = True,
         databases: bool = True,
+        network: bool | None = None,
     ) -> None:
         """``learned``: evaluate with the learned pattern weights and network where the
-        variant has some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`).
+        variant has some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`);
+        ``network=False``: the patterns without the network (:mod:`damier.engine.network`).
         ``threads``: search with that many threads (Lazy SMP, :mod:`damier.engine.threads`;
         the full level, two-player variants). ``book``: the full level plays from the
         variant's shipped opening book (or this one) when a search is bounded by time
@@ -188,7 +190,7 @@ class Engine:
         if level == max(LEVELS) and self._databases:
             build_in_background(self.variant)
         self._helpers = Helpers(self._context, threads - 1)
-        self._pst, self._extra = evaluation_tables(self.variant, learned)
+        self._pst, self._extra = evaluation_tables(self.variant, learned, network)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
         self._lines_table: tuple[np.ndarray, np.ndarray] | None = None

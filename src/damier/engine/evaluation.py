@@ -54,14 +54,15 @@ def _weights() -> dict[str, dict[str, float]]:
 
 
 def evaluation_tables(
-    variant: Variant, learned: bool | None = None
+    variant: Variant, learned: bool | None = None, network: bool | None = None
 ) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
     """``(pst, extra)``: ``pst[piece code, cell]`` is the value of that piece there (for its
     owner); ``extra`` holds the weights that are not per cell, the learned pattern weights
-    and network among them when ``learned`` (None: :func:`damier.engine.patterns.enabled`;
-    the network unless ``DAMIER_EVAL=patterns``) and the variant has some."""
+    and network among them when ``learned`` (None: :func:`damier.engine.patterns.enabled`)
+    and ``network`` (None: unless ``DAMIER_EVAL=patterns``) and the variant has some."""
     learned = enabled() if learned is None else learned
-    return _evaluation_tables(variant, learned, learned and network_enabled())
+    network = network_enabled() if network is None else network
+    return _evaluation_tables(variant, learned, learned and network)
 
 
 @cache

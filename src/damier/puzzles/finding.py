@@ -62,15 +62,22 @@ class Lines:
 class Finder:
     """Examines positions of one variant with a full-strength engine that probes no
     endgame database: the verdict on a position is then the same on every machine, whatever
-    databases it has built (a shipped puzzle is verified again in CI, which has none)."""
+    databases it has built (a shipped puzzle is verified again in CI, which has none). Its
+    evaluation is the one the shipped puzzles were judged with, the learned patterns
+    without the network (:mod:`damier.engine.network`), so that a verdict does not move
+    when the playing engine's evaluation does."""
 
     def __init__(
         self, variant: str, criteria: Criteria | None = None, engine: Engine | None = None
     ) -> None:
         self.variant = get_variant(variant)
         self.criteria = criteria or Criteria()
-        self.engine = engine or Engine(self.variant, level=10, table_megabytes=16, databases=False)
-        self.scanner = Engine(self.variant, level=10, table_megabytes=1, databases=False)
+        self.engine = engine or Engine(
+            self.variant, level=10, table_megabytes=16, databases=False, network=False
+        )
+        self.scanner = Engine(
+            self.variant, level=10, table_megabytes=1, databases=False, network=False
+        )
         """The quick test's engine: its small table is cleared before each of the many
         shallow searches in a fraction of the time the judge's takes."""
 
