@@ -6,6 +6,9 @@ from __future__ import annotations
 import pytest
 
 from damier import Board
+from damier.engine import Engine
+from damier.engine.evaluation import NETWORK
+from damier.engine.patterns import REGIONS
 from damier.puzzles import Finder, Puzzle, verify
 from damier.puzzles.build import later_starts, prune
 from damier.puzzles.puzzle import balance
@@ -138,3 +141,13 @@ def test_themes_and_tails() -> None:
     assert tail.fen in later_starts(long)
     short = Puzzle("b", variant, tail.fen, line[2:], (), 1200, 10, 300, 0, 200)
     assert prune([long, short]) == [long]
+
+
+def test_the_referee_judges_with_the_patterns_not_the_network() -> None:
+    """A shipped puzzle's verdict does not move with the playing engine's evaluation: the
+    finder's engines read International's patterns but not its network, which a playing
+    engine reads."""
+    finder = Finder("international")
+    for engine in (finder.engine, finder.scanner):
+        assert engine._extra[NETWORK] == 0 and engine._extra[REGIONS] > 0
+    assert Engine("international", table_megabytes=1)._extra[NETWORK] > 0
