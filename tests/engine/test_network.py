@@ -117,12 +117,13 @@ def test_the_shipped_network_fits_its_variant() -> None:
 
 
 def test_a_variant_of_the_same_board_and_men_reads_the_network_it_shares() -> None:
-    """Brazilian and pool play Russian's board, men and kings: without a network of their
-    own they read Russian's, as they read its pattern weights."""
-    russian = stored_network(get_variant("russian"))
-    assert russian is not None
-    for name in ("brazilian", "pool"):
+    """Pool plays Russian's board, men and kings and Killer International's: without
+    weights of their own they read those variants' networks, as they read their pattern
+    weights. Brazilian, which has pattern weights of its own, keeps them."""
+    for name, source in (("pool", "russian"), ("killer", "international")):
         shared = stored_network(get_variant(name))
-        assert shared is not None
-        assert np.array_equal(shared["w1"], russian["w1"])
+        original = stored_network(get_variant(source))
+        assert shared is not None and original is not None
+        assert np.array_equal(shared["w1"], original["w1"])
+    assert stored_network(get_variant("brazilian")) is None
     assert stored_network(get_variant("english")) is None

@@ -150,6 +150,11 @@ def stored_weights(
     return own if own is not None or name not in SHARED else stored.get(SHARED[name])
 
 
+def has_own_weights(name: str) -> bool:
+    """Whether the variant ``name`` has pattern weights of its own in the data file."""
+    return name in _stored()
+
+
 def pattern_weights(variant: Variant) -> npt.NDArray[np.int32] | None:
     """The learned ``[region, configuration]`` weights of ``variant`` (or, without its own,
     of the variant whose weights it shares), if it has some."""
