@@ -167,6 +167,15 @@ def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
     )
 
 
+@kernel_inline
+def carried_width(extra):
+    """How many numbers the search carries at each ply: the configurations of the
+    patterns' regions in both views, the placement, the network's accumulators of both
+    views."""
+    network = extra[NETWORK]
+    return 2 * extra[REGIONS] + 1 + (2 * extra[network] if network > 0 else 0)
+
+
 @kernel
 def set_accumulators(carried, ply, slot, white, black, kings, cell_of, extra):
     """The network's accumulators of both views in ``carried[ply]`` (from ``slot``), summed
@@ -205,7 +214,7 @@ def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra):
     regions = extra[REGIONS]
     network = extra[NETWORK]
     accumulators = 2 * regions + 1
-    width = accumulators + (2 * extra[network] if network > 0 else 0)
+    width = carried_width(extra)
     here, after = carried[ply, :width], carried[ply + 1, :width]
     for slot in range(width):
         after[slot] = here[slot]
@@ -595,7 +604,7 @@ class BitboardPosition:
         """Room for what the search carries at each ply (:func:`evaluate_bits`; ``pst``
         and ``extra`` indexed by bit), that of the position at ``ply`` filled in."""
         regions, network = int(extra[REGIONS]), int(extra[NETWORK])
-        width = 2 * regions + 1 + (2 * int(extra[network]) if network else 0)
+        width = int(carried_width(extra))
         if self._carried.shape[1] < width:
             self._carried = np.zeros((MAX_PLY + 1, width), dtype=np.int32)
         white, black = (me, opp) if player == 0 else (opp, me)
