@@ -31,13 +31,10 @@ C + cell`` of White's view and ``((k + 1) % 4) * C + turned(cell)`` of Black's.
 
 from __future__ import annotations
 
-from functools import cache
-from importlib import resources
-
 import numpy as np
 import numpy.typing as npt
 
-from damier.engine.patterns import SHARED, has_own_weights, turned
+from damier.engine.patterns import SHARED, data_arrays, has_own_weights, turned
 from damier.kernel.jit import kernel_inline
 from damier.rules import Variant
 
@@ -50,15 +47,6 @@ PLANES = 4
 _HEAD = 4  # H, C, the output's bias, its limit
 
 
-@cache
-def _stored() -> dict[str, npt.NDArray[np.int32]]:
-    path = resources.files("damier") / "data" / DATA_FILE
-    if not path.is_file():
-        return {}
-    with path.open("rb") as stream, np.load(stream) as data:
-        return {name: data[name].astype(np.int32) for name in data.files}
-
-
 def stored_network(variant: Variant) -> dict[str, npt.NDArray[np.int32]] | None:
     """The quantized layers of ``variant``'s network (``w1 [input, H]``, ``b1``, ``w2``,
     ``b2``, the output's ``limit``; ``patterns``: 1 when it was fitted over the patterns,
@@ -67,7 +55,7 @@ def stored_network(variant: Variant) -> dict[str, npt.NDArray[np.int32]] | None:
     (:data:`damier.engine.patterns.SHARED`). Brazilian keeps its own patterns: with
     Russian's network instead it scored 51.0% against them (200 games at 0.1 s, +30 =144
     -26), where Russian's own gained more (53.0%)."""
-    stored = _stored()
+    stored = data_arrays(DATA_FILE)
     name = variant.name
     if f"{name}/w1" not in stored and name in SHARED and not has_own_weights(name):
         name = SHARED[name]  # the same board, men and kings: the network carries over

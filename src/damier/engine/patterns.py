@@ -41,6 +41,7 @@ from __future__ import annotations
 import os
 from functools import cache
 from importlib import resources
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -133,17 +134,21 @@ def turned(variant: Variant) -> npt.NDArray[np.int64]:
 
 
 @cache
-def _stored() -> dict[str, npt.NDArray[np.int16]]:
-    path = resources.files("damier") / "data" / DATA_FILE
+def data_arrays(file_name: str) -> dict[str, npt.NDArray[np.int32]]:
+    """The arrays of the package's data file ``file_name`` (none when it is missing), as
+    32-bit integers: the learned weights of the patterns and of the networks."""
+    path = resources.files("damier") / "data" / file_name
     if not path.is_file():
         return {}
     with path.open("rb") as stream, np.load(stream) as data:
-        return {name: data[name] for name in data.files}
+        return {name: data[name].astype(np.int32) for name in data.files}
 
 
-def stored_weights(
-    stored: dict[str, npt.NDArray[np.int16]], name: str
-) -> npt.NDArray[np.int16] | None:
+def _stored() -> dict[str, npt.NDArray[np.int32]]:
+    return data_arrays(DATA_FILE)
+
+
+def stored_weights(stored: dict[str, npt.NDArray[Any]], name: str) -> npt.NDArray[Any] | None:
     """The weights a variant reads from a data file's ``stored`` tables: its own, else those
     of the variant it shares with (:data:`SHARED`)."""
     own = stored.get(name)
