@@ -24,10 +24,11 @@ shared) and pulls toward them rather than toward zero, so that a new run refines
 earlier ones taught instead of starting over.
 
 ``net`` fits the network of :mod:`damier.engine.network` on the same files, over the
-evaluation with its patterns (``--over patterns``, the default: the network corrects what
-they leave) or over the hand-set evaluation alone (``--over hand``: the patterns are then
-off where the network is on), with the same loss, training part and held-out part; it
-reports the held-out cross-entropy of the network as fitted and as the search's integers.
+hand-set evaluation alone (``--over hand``, the default, as the shipped networks: the
+patterns are then off where the network is on) or over the evaluation with its patterns
+(``--over patterns``: the network corrects what they leave), with the same loss, training
+part and held-out part; it reports the held-out cross-entropy of the network as fitted and
+as the search's integers.
 """
 
 from __future__ import annotations
@@ -343,6 +344,8 @@ def train_network(
     if len(names) != 1:
         raise SystemExit(f"the files hold different variants: {', '.join(sorted(names))}")
     name = names.pop()
+    if sum(len(part) for part in held["target"]) == 0:
+        raise SystemExit(f"too few positions with more than {min_pieces} pieces: nothing written")
     inputs, offset, target = (np.concatenate(parts[key]) for key in ("inputs", "offset", "target"))
     test_inputs, test_offset, test_target = (
         np.concatenate(held[key]) for key in ("inputs", "offset", "target")
@@ -467,12 +470,12 @@ def main() -> None:
     n.add_argument("data", type=Path, nargs="+")
     n.add_argument("--out", type=Path, default=PACKAGE_NETWORK)
     n.add_argument("--hidden", type=int, default=64)
-    n.add_argument("--epochs", type=int, default=10)
+    n.add_argument("--epochs", type=int, default=12)
     n.add_argument("--rate", type=float, default=0.001)
     n.add_argument(
         "--over",
         choices=("patterns", "hand"),
-        default="patterns",
+        default="hand",
         help="what the network corrects: the hand-set evaluation and the patterns (kept "
         "on), or the hand-set evaluation alone (the patterns then off)",
     )
@@ -484,6 +487,8 @@ def main() -> None:
         help="the most the network adds or takes away, in hundredths of a man",
     )
     args = parser.parse_args()
+    if args.command == "net" and min(args.hidden, args.epochs, args.limit) <= 0:
+        parser.error("--hidden, --epochs and --limit must be positive")
     if args.command in ("fit", "net"):
         missing = [str(path) for path in args.data if not path.is_file()]
         if missing:

@@ -127,3 +127,23 @@ def test_a_variant_of_the_same_board_and_men_reads_the_network_it_shares() -> No
         assert np.array_equal(shared["w1"], original["w1"])
     assert stored_network(get_variant("brazilian")) is None
     assert stored_network(get_variant("english")) is None
+
+
+def test_a_network_whose_layers_do_not_fit_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled search indexes the layers without bounds checks: a data file whose
+    hidden biases or output weights do not match the first layer, or whose first layer
+    does not fit the board, is not read (the patterns stay on)."""
+    from damier.engine import network as module
+
+    good = random_network("international")
+    broken = [
+        {**good, "b1": good["b1"][:-1]},
+        {**good, "w2": np.zeros(3, dtype=np.int32)},
+        {**good, "w1": good["w1"][:-4]},
+        {**good, "limit": np.zeros(2, dtype=np.int32)},
+    ]
+    for layers in [good, *broken]:
+        stored = {f"international/{part}": value for part, value in layers.items()}
+        monkeypatch.setattr(module, "data_arrays", lambda _name, stored=stored: stored)
+        found = stored_network(get_variant("international"))
+        assert (found is not None) == (layers is good)

@@ -65,7 +65,13 @@ def stored_network(variant: Variant) -> dict[str, npt.NDArray[np.int32]] | None:
         return None
     network = {part: value for part, value in layers.items() if value is not None}
     network["patterns"] = stored.get(f"{name}/patterns", np.zeros(1, dtype=np.int32))
-    if network["w1"].shape[0] != PLANES * len(turned(variant)):
+    w1 = network["w1"]
+    # The compiled search indexes these without bounds checks: a file whose layers do not
+    # fit each other or the board is not read at all.
+    fits = w1.ndim == 2 and w1.shape[0] == PLANES * len(turned(variant)) and w1.shape[1] > 0
+    if not fits or any(network[part].shape != (w1.shape[1],) for part in ("b1", "w2")):
+        return None
+    if network["b2"].shape != (1,) or network["limit"].shape != (1,):
         return None
     return network
 
