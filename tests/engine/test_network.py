@@ -109,24 +109,46 @@ def test_the_fit_learns_what_the_labels_say() -> None:
     assert np.max(np.abs(integers - found)) < 5
 
 
-def test_the_shipped_network_fits_its_variant() -> None:
-    """International's network is shipped and is read for its board."""
-    network = stored_network(get_variant("international"))
+@pytest.mark.parametrize(
+    ("variant", "cells"),
+    [
+        ("international", 50),
+        ("russian", 32),
+        ("brazilian", 32),
+        ("english", 32),
+        ("italian", 32),
+        ("spanish", 32),
+    ],
+)
+def test_the_shipped_networks_fit_their_variants(variant: str, cells: int) -> None:
+    """Each shipped network is read for its own board, and is not fitted over the patterns
+    (which it replaces)."""
+    network = stored_network(get_variant(variant))
     assert network is not None
-    assert network["w1"].shape[0] == PLANES * 50
+    assert network["w1"].shape[0] == PLANES * cells
+    assert int(network["patterns"][0]) == 0
 
 
 def test_a_variant_of_the_same_board_and_men_reads_the_network_it_shares() -> None:
-    """Pool plays Russian's board, men and kings and Killer International's: without
-    weights of their own they read those variants' networks, as they read their pattern
-    weights. Brazilian, which has pattern weights of its own, keeps them."""
-    for name, source in (("pool", "russian"), ("killer", "international")):
+    """Pool plays Russian's board, men and kings, Killer International's and Portuguese
+    Spanish's: without weights of their own they read those variants' networks, as they
+    read their pattern weights. Brazilian has a network of its own; Turkish and Frisian,
+    whose boards no other variant shares, have none and keep their patterns."""
+    for name, source in (
+        ("pool", "russian"),
+        ("killer", "international"),
+        ("portuguese", "spanish"),
+    ):
         shared = stored_network(get_variant(name))
         original = stored_network(get_variant(source))
         assert shared is not None and original is not None
         assert np.array_equal(shared["w1"], original["w1"])
-    assert stored_network(get_variant("brazilian")) is None
-    assert stored_network(get_variant("english")) is None
+    brazilian = stored_network(get_variant("brazilian"))
+    russian = stored_network(get_variant("russian"))
+    assert brazilian is not None and russian is not None
+    assert not np.array_equal(brazilian["w1"], russian["w1"])
+    assert stored_network(get_variant("turkish")) is None
+    assert stored_network(get_variant("frisian")) is None
 
 
 def test_a_network_whose_layers_do_not_fit_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -52,9 +52,8 @@ def stored_network(variant: Variant) -> dict[str, npt.NDArray[np.int32]] | None:
     ``b2``, the output's ``limit``; ``patterns``: 1 when it was fitted over the patterns,
     which stay on), if it has one that fits its board: its own, else, for a variant
     without pattern weights of its own, that of the variant whose weights it shares
-    (:data:`damier.engine.patterns.SHARED`). Brazilian keeps its own patterns: with
-    Russian's network instead it scored 51.0% against them (200 games at 0.1 s, +30 =144
-    -26), where Russian's own gained more (53.0%)."""
+    (:data:`damier.engine.patterns.SHARED`). Brazilian has its own: with Russian's it
+    scored only 51.0% against its own patterns (200 games at 0.1 s, +30 =144 -26)."""
     stored = data_arrays(DATA_FILE)
     name = variant.name
     if f"{name}/w1" not in stored and name in SHARED and not has_own_weights(name):
