@@ -3,12 +3,12 @@ again in a few tenths of a second.
 
 A book is built by the engine itself (:func:`build`, ``damier book build``): from the start
 and from each opening of the variant's decks, every position a few moves deep is searched
-for some seconds with several lines; the moves within a margin of the best are kept, and the
-positions they lead to are searched in turn. The full engine (level 10) plays a book move
-when the position is in the book and the search is bounded by time only (a search to a
-given depth or node count is an exact request, and an analysis without an end wants a
-search: both are searched); ``Engine(book=False)``, the
-Hub and DXP ``book`` parameters and ``damier analyse --no-book`` turn it off.
+for some seconds, and at least to a depth, with several lines; the moves within a margin of
+the best are kept, and the positions they lead to are searched in turn. The full engine
+(level 10) plays a book move when the position is in the book and the search is bounded
+by time only (a search to a given depth or node count is an exact request, and an analysis
+without an end wants a search: both are searched); ``Engine(book=False)``, the Hub and DXP
+``book`` parameters and ``damier analyse --no-book`` turn it off.
 
 A book is a text file, one position a line, readable and diffable::
 
@@ -166,12 +166,23 @@ class BuildSettings:
     """Keep a line when its value is at most this far below the best (hundredths)."""
     seconds: float = 1.0
     """Search time per position."""
+    depth: int = 14
+    """The shallowest search the book keeps: a position whose timed search ends shallower
+    (a slow machine, a busy one) is searched on to this depth, so that a book move never
+    stands on a shallower search than the one it replaces in a game (at 0.1 s a move the
+    full engine reaches depth 12-15 in International and the 8x8 games)."""
 
     def __post_init__(self) -> None:
-        if self.plies < 1 or self.width < 1 or self.margin < 0 or not 0 < self.seconds <= 600:
+        if (
+            self.plies < 1
+            or self.width < 1
+            or self.margin < 0
+            or not 0 < self.seconds <= 600
+            or not 1 <= self.depth <= 40
+        ):
             raise ValueError(
-                "a book grows at least 1 ply, 1 line wide, a margin of 0 or more and "
-                "0-600 seconds a position"
+                "a book grows at least 1 ply, 1 line wide, a margin of 0 or more, "
+                "0-600 seconds a position and a depth of 1-40"
             )
 
 
@@ -185,13 +196,17 @@ def build(
 ) -> Book:
     """A book of ``variant`` grown from ``seeds`` by the full engine (without a book, on
     ``threads`` threads), breadth first; the positions already in ``book`` are kept and
-    not searched again. ``on_position`` hears of each position searched, with the book so
-    far."""
+    not searched again unless their search was shallower than ``settings.depth``.
+    ``on_position`` hears of each position searched, with the book so far."""
     from damier.engine import Engine
 
     engine = Engine(variant, book=False, threads=threads, table_megabytes=64)
     engine.search(Board(variant), depth=1, multipv=settings.width)  # its tables, untimed
-    positions = dict(book.positions) if book is not None else {}
+    positions = {
+        fen: entries
+        for fen, entries in (book.positions.items() if book is not None else ())
+        if min(entry.depth for entry in entries) >= settings.depth
+    }
     queue: deque[tuple[Board, int]] = deque((seed, 0) for seed in seeds)
     while queue:
         board, ply = queue.popleft()
@@ -219,6 +234,8 @@ def build(
 
 def _search(engine: Engine, board: Board, settings: BuildSettings) -> tuple[BookMove, ...]:
     info = engine.search(board, time=settings.seconds, multipv=settings.width)
+    if info.depth < settings.depth and info.mate is None:
+        info = engine.search(board, depth=settings.depth, multipv=settings.width)
     lines = info.lines or (info,)
     return tuple(
         BookMove(line.pv[0].notation, line.score, line.depth)

@@ -39,11 +39,12 @@ def shipped_book_path(variant: str) -> Path:
 def _build(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant).name
     output = Path(args.output) if args.output else shipped_book_path(variant)
-    settings = BuildSettings(args.plies, args.width, args.margin, args.seconds)
+    settings = BuildSettings(args.plies, args.width, args.margin, args.seconds, args.depth)
     before = load_book(output) if output.is_file() and not args.fresh else None
     command = (
         f"damier book build --variant {variant} --plies {settings.plies} --width "
-        f"{settings.width} --margin {settings.margin} --seconds {settings.seconds}"
+        f"{settings.width} --margin {settings.margin} --seconds {settings.seconds} "
+        f"--depth {settings.depth}"
     )
     header = [
         f"Opening book of {get_variant(variant).title}, built by Damier's engine.",
@@ -98,6 +99,9 @@ def add_commands(commands: Any) -> None:
         "--margin", type=int, default=BuildSettings.margin, help="hundredths below the best"
     )
     make.add_argument("--seconds", type=float, default=BuildSettings.seconds, help="a position")
+    make.add_argument(
+        "--depth", type=int, default=BuildSettings.depth, help="least depth of a kept search"
+    )
     make.add_argument("--threads", type=int, default=1, help="search threads (with --width 1)")
     make.add_argument("--output", default=None, help="book file (default: the shipped one)")
     make.add_argument("--fresh", action="store_true", help="start anew, not from the file")
