@@ -4,6 +4,8 @@ book grows, and the shipped books checked entry by entry."""
 from __future__ import annotations
 
 import argparse
+import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 from damier import Board
 from damier.engine import Engine
 from damier.engine.book import Book, BookError, BookMove, BuildSettings, build, shipped_book
-from damier.engine.book_command import add_commands
+from damier.engine.book_command import add_commands, shipped_book_path
 from damier.match import VARIANT_DECKS
 from damier.protocols.hub import HubEngine
 
@@ -80,7 +82,7 @@ def test_the_book_can_be_turned_off_and_weak_levels_have_none() -> None:
 
 def test_a_book_grows_from_its_seeds() -> None:
     seeds = [Board("international", "W:W31-50:B1-19,24")]
-    settings = BuildSettings(plies=2, width=2, margin=1000, seconds=0.05)
+    settings = BuildSettings(plies=2, width=2, margin=1000, seconds=0.05, depth=4)
     heard: list[str] = []
     book = build("international", seeds, settings, lambda fen, moves, so_far: heard.append(fen))
     assert heard == list(book.positions)
@@ -103,10 +105,30 @@ def test_a_book_grows_from_its_seeds() -> None:
     assert more == []
 
 
+def test_a_book_keeps_no_search_shallower_than_its_depth() -> None:
+    seed = Board("international", "W:W31-50:B1-19,24")
+    # A few milliseconds a position end shallow: each is searched on to the depth.
+    settings = BuildSettings(plies=2, width=2, margin=1000, seconds=0.001, depth=5)
+    book = build("international", [seed], settings)
+    depths = {entry.depth for entries in book.positions.values() for entry in entries}
+    assert depths and min(depths) >= 5
+    # A book grown further to a greater depth searches again what it knew too shallowly.
+    shallow = Book("international", {seed.fen: (BookMove("31-27", 0, 2),)})
+    again: list[str] = []
+    deeper = replace(settings, plies=1)
+    grown = build("international", [seed], deeper, lambda fen, m, b: again.append(fen), shallow)
+    assert again == [seed.fen] and min(e.depth for e in grown.positions[seed.fen]) >= 5
+
+
 @pytest.mark.parametrize("variant", sorted(VARIANT_DECKS))  # every variant with a deck has one
 def test_the_shipped_book_is_legal_and_best_first(variant: str) -> None:
     book = shipped_book(variant)
     assert book is not None and len(book) > 200
+    # Built with a depth floor (its command is in the header) that every search met.
+    text = shipped_book_path(variant).read_text(encoding="utf-8")
+    floor = re.search(r"--depth (\d+)", text.split("# variant:")[0])
+    assert floor is not None, "the book's header names no --depth"
+    assert min(e.depth for es in book.positions.values() for e in es) >= int(floor[1])
     for fen, entries in book.positions.items():
         board = Board(variant, fen)
         assert board.legal_moves, fen
@@ -145,7 +167,8 @@ def test_the_book_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    "settings", [{"plies": 0}, {"width": 0}, {"margin": -1}, {"seconds": 0}, {"seconds": 1e9}]
+    "settings",
+    [{"plies": 0}, {"width": 0}, {"margin": -1}, {"seconds": 0}, {"seconds": 1e9}, {"depth": 0}],
 )
 def test_book_settings_out_of_range_are_refused(settings: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="a book grows"):
