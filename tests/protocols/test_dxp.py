@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -391,6 +392,23 @@ def test_garbage_is_logged_and_the_game_goes_on(engines: tuple[Engine, Engine]) 
     _replays(game)
 
 
+def test_a_peer_reading_one_message_a_read_gets_the_acceptance_alone(
+    engines: tuple[Engine, Engine],
+) -> None:
+    """Damier as white answers GAMEACC and moves at once: the two must not share one read
+    (pydraughts 0.6 parses the first message of a read and drops the rest)."""
+    port, thread, out = _follower(engines[0])
+    sock = socket.create_connection((LOOPBACK, port), timeout=20)
+    sock.sendall(GameReq("One read a message", 0, 1, 0).encode())  # Damier plays white
+    time.sleep(0.1)  # a slow reader: Damier has found its first move by now
+    acceptance, move = sock.recv(4096), sock.recv(4096)
+    assert acceptance.count(b"\0") == 1 and decode(acceptance).code == 0  # GAMEACC alone
+    assert move.count(b"\0") == 1 and isinstance(decode(move), Move)
+    sock.close()
+    thread.join(10)
+    assert "error" not in out and not thread.is_alive()
+
+
 def test_dropped_connection_before_and_during_a_game(engines: tuple[Engine, Engine]) -> None:
     port, thread, out = _follower(engines[0])
     RawPeer(port).close()  # connects and goes away
@@ -521,7 +539,7 @@ def test_pydraughts_dxp_client_plays_a_game(colour: str, engines: tuple[Engine, 
         [sys.executable, "-c", _PYDRAUGHTS_INITIATOR, str(PYD_PATH), str(port), colour, "7"],
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=120,
         check=False,
     )
     thread.join(30)

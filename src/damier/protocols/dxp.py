@@ -469,20 +469,32 @@ def legal_move(board: Board, message: Move) -> BoardMove:
 
 
 class Channel:
-    """A TCP connection carrying NUL-terminated DXP messages."""
+    """A TCP connection carrying NUL-terminated DXP messages.
 
-    def __init__(self, sock: socket.socket) -> None:
+    Two messages sent in a row (GAMEACC then the first move, the last move then GAMEEND)
+    leave ``gap`` seconds between them: some peers read one message a ``recv`` and drop what
+    arrived behind it in the same read (pydraughts 0.6 does), and would wait for ever for
+    the move they dropped.
+    """
+
+    def __init__(self, sock: socket.socket, gap: float = 0.25) -> None:
         self.sock = sock
+        self.gap = gap
         self._buffer = b""
+        self._sent_last: float | None = None
+        """When we sent a message with nothing received since; None after a receive."""
         self.closed = False
 
     def send(self, message: Message) -> None:
+        if self._sent_last is not None:
+            time.sleep(max(0.0, self._sent_last + self.gap - time.monotonic()))
         try:
             self.sock.settimeout(30.0)
             self.sock.sendall(message.encode())
         except OSError as error:
             self.closed = True
             raise ConnectionLostError(f"cannot send: {error}") from None
+        self._sent_last = time.monotonic()
 
     def send_raw(self, data: bytes) -> None:
         """Bytes as they are (for tests of broken peers)."""
@@ -515,6 +527,7 @@ class Channel:
                 raise ConnectionLostError("the peer closed the connection")
             self._buffer += chunk
         data, _, self._buffer = self._buffer.partition(b"\0")
+        self._sent_last = None
         return decode(data)
 
     def close(self) -> None:
