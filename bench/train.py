@@ -26,9 +26,9 @@ earlier ones taught instead of starting over.
 ``net`` fits the network of :mod:`damier.engine.network` on the same files, over the
 hand-set evaluation alone (``--over hand``, the default, as the shipped networks: the
 patterns are then off where the network is on) or over the evaluation with its patterns
-(``--over patterns``: the network corrects what they leave), with the same loss, training
-part and held-out part; it reports the held-out cross-entropy of the network as fitted and
-as the search's integers.
+(``--over patterns``: the network corrects what they leave), with the same loss, labels
+(``--result-weight`` too), training part and held-out part; it reports the held-out
+cross-entropy of the network as fitted and as the search's integers.
 """
 
 from __future__ import annotations
@@ -199,6 +199,18 @@ def save(
     temporary.replace(out)
 
 
+def labels(
+    data: Any, keep: npt.NDArray[np.bool_], turns: npt.NDArray[np.int64], result_weight: float
+) -> npt.NDArray[np.float64]:
+    """The target of each kept position, for the side to move: ``sigmoid(score / SCALE)``,
+    mixed with the game's result by ``result_weight`` (the positions off the game's line,
+    ``--explore``, carry a drawn result)."""
+    white_results, scores = data["results"][keep], data["scores"][keep]
+    results = np.where(turns == 0, white_results, 1 - white_results)
+    target: npt.NDArray[np.float64] = (1 - result_weight) * sigmoid(scores / SCALE)
+    return target + result_weight * results
+
+
 def problem_of(path: Path, result_weight: float, min_pieces: int = 0) -> tuple[str, Problem]:
     """The positions of ``path`` with more than ``min_pieces`` pieces as a fitting problem:
     the hand-set evaluation as the offset, the search score (mixed with the result) as the
@@ -213,9 +225,7 @@ def problem_of(path: Path, result_weight: float, min_pieces: int = 0) -> tuple[s
         [evaluate(t, sq, int(turn), pst, extra) for sq, turn in zip(cells, turns, strict=True)],
         dtype=np.float64,
     )
-    white_results, scores = data["results"][keep], data["scores"][keep]
-    results = np.where(turns == 0, white_results, 1 - white_results)
-    target = (1 - result_weight) * sigmoid(scores / SCALE) + result_weight * results
+    target = labels(data, keep, turns, result_weight)
     white, black = configurations(variant, cells)
     side = np.where(turns == 0, 1.0, -1.0)
     return variant.name, Problem(white, black, side, hand / SCALE, target)
@@ -311,6 +321,7 @@ def train_network(
     over_patterns: bool,
     limit: int,
     min_pieces: int = 0,
+    result_weight: float = 0.0,
 ) -> None:
     """Fit a network on the first 90% of each file's positions over the hand-set
     evaluation (and the patterns, ``over_patterns``), report it on the other 10%, floating
@@ -335,7 +346,7 @@ def train_network(
         columns = {
             "inputs": board_inputs(variant, cells, turns),
             "offset": offset,
-            "target": sigmoid(data["scores"][keep] / SCALE),
+            "target": labels(data, keep, turns, result_weight),
         }
         cut = int(len(offset) * 0.9)
         for key, column in columns.items():
@@ -480,6 +491,7 @@ def main() -> None:
         "on), or the hand-set evaluation alone (the patterns then off)",
     )
     n.add_argument("--min-pieces", type=int, default=0)
+    n.add_argument("--result-weight", type=float, default=0.0)
     n.add_argument(
         "--limit",
         type=int,
@@ -503,6 +515,7 @@ def main() -> None:
             args.over == "patterns",
             args.limit,
             args.min_pieces,
+            args.result_weight,
         )
     elif args.command == "generate":
         if args.openings and args.openings not in OpeningDeck.builtin_names():
