@@ -231,8 +231,15 @@ def test_a_match_survives_a_restart_with_its_score_and_next_game(
 
 
 def test_a_match_against_the_computer_starts_when_the_player_is_ready(
-    client: TestClient,
+    make_app: AppFactory,
 ) -> None:
+    # The server's clock stands still, so that the pause before the next game (30 s) cannot
+    # run out between the resignation and the look at the match, however slow the machine.
+    with TestClient(make_app(now=FakeTime())) as client:
+        _play_a_match_against_the_computer(client)
+
+
+def _play_a_match_against_the_computer(client: TestClient) -> None:
     sign_in(client, "Ana")
     created = client.post(
         "/api/matches",
