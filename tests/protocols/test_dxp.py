@@ -409,6 +409,19 @@ def test_a_peer_reading_one_message_a_read_gets_the_acceptance_alone(
     assert "error" not in out and not thread.is_alive()
 
 
+def test_a_connection_probes_a_silent_peer() -> None:
+    """A peer whose machine goes away never closes the connection: keepalive finds out."""
+    server = listen(LOOPBACK, 0)
+    channel = connect(LOOPBACK, server.getsockname()[1])
+    accepted, _ = server.accept()
+    server.close()
+    assert channel.sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+    if hasattr(socket, "TCP_KEEPIDLE"):
+        assert channel.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == 60
+    channel.close()
+    accepted.close()
+
+
 def test_dropped_connection_before_and_during_a_game(engines: tuple[Engine, Engine]) -> None:
     port, thread, out = _follower(engines[0])
     RawPeer(port).close()  # connects and goes away

@@ -474,11 +474,18 @@ class Channel:
     Two messages sent in a row (GAMEACC then the first move, the last move then GAMEEND)
     leave ``gap`` seconds between them: some peers read one message a ``recv`` and drop what
     arrived behind it in the same read (pydraughts 0.6 does), and would wait for ever for
-    the move they dropped.
+    the move they dropped. TCP keepalive probes a silent connection after a minute, so a
+    peer whose machine or network went away without closing it is noticed within about
+    two (the connection is lost), not waited for ever.
     """
 
     def __init__(self, sock: socket.socket, gap: float = 0.25) -> None:
         self.sock = sock
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+            for option, value in (("TCP_KEEPIDLE", 60), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 6)):
+                if hasattr(socket, option):  # Linux names; elsewhere the system's defaults
+                    sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
         self.gap = gap
         self._buffer = b""
         self._sent_last: float | None = None
