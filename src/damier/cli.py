@@ -337,6 +337,7 @@ def _dxp(args: argparse.Namespace) -> int:
             book=args.book,
             threads=args.threads,
             log=log,
+            peer_timeout=args.peer_timeout,
         )
 
     # The engine's compiled code, before any peer waits for a move (on a new machine it is
@@ -580,6 +581,12 @@ def build_parser() -> argparse.ArgumentParser:
     dxp.add_argument("--colour", choices=("white", "black"), default="white")
     dxp.add_argument("--fen", default=None, help="start position to ask for")
     dxp.add_argument("--pdn", default=None, help="write the games to this PDN file")
+    dxp.add_argument(
+        "--peer-timeout",
+        type=float,
+        default=600.0,
+        help="seconds the peer may take for a move in a game without time (then it loses)",
+    )
     dxp.set_defaults(run=_dxp)
 
     match = commands.add_parser("match", help="engine-versus-engine match")

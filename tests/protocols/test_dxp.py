@@ -461,7 +461,7 @@ def test_peer_out_of_time(engines: tuple[Engine, Engine]) -> None:
     assert peer.expect(GameEnd).reason == 3
     peer.close()
     thread.join(10)
-    assert out["games"][0].result.reason == "Slow lost on time"
+    assert out["games"][0].result.reason == "Slow made no move in 0.3 s"
 
 
 # -- the command line --------------------------------------------------------------

@@ -32,8 +32,9 @@ Move(seconds=12, from_square=5, to_square=25, captured=(22, 12, 23, 20))
 b'E20\\x00'
 
 :class:`DxpSession` plays games as either side with :class:`damier.engine.Engine`, with a
-:class:`damier.game.Game` as referee: a malformed message is logged and skipped, an
-illegal move loses the peer the game, a dropped connection ends the game unfinished.
+:class:`damier.game.Game` as referee: a malformed message is logged and skipped; an
+illegal move, or no move within the peer's time (in a game without time, ``peer_timeout``:
+ten minutes), loses the peer the game; a dropped connection ends the game unfinished.
 """
 
 from __future__ import annotations
@@ -596,8 +597,9 @@ class DxpSession:
 
     ``seconds`` is the time per move; without it the engine shares out the game time of
     GAMEREQ (one second a move when there is none). ``peer_timeout`` bounds the wait for
-    one peer move when the game has no thinking time; ``end_timeout`` the wait for the
-    peer's GAMEEND once the referee has ended the game.
+    one peer move when the game has no thinking time (a peer that answers nothing in it
+    loses: nothing waits for ever); ``end_timeout`` the wait for the peer's GAMEEND once
+    the referee has ended the game.
     """
 
     channel: Channel
@@ -608,7 +610,7 @@ class DxpSession:
     threads: int = 1
     name: str = f"Damier {__version__}"
     log: Log = _quiet
-    peer_timeout: float | None = None
+    peer_timeout: float = 600.0
     end_timeout: float = 10.0
     grace: float = 30.0
     """Seconds a peer may run over its thinking time before it loses on time."""
@@ -768,7 +770,8 @@ class DxpSession:
                 message = self._next(self._peer_limit(used[1 - us], minutes))
                 used[1 - us] += time.monotonic() - began
                 if message is None:
-                    game.adjudicate(us, f"{record.opponent} lost on time")
+                    late = "lost on time" if minutes else f"made no move in {self.peer_timeout:g} s"
+                    game.adjudicate(us, f"{record.opponent} {late}")
                     broken = True
                     break
                 if isinstance(message, Move):
@@ -814,7 +817,7 @@ class DxpSession:
             seconds = 1.0
         return target, max(0.01, min(seconds, remaining * 0.9))
 
-    def _peer_limit(self, used: float, minutes: int) -> float | None:
+    def _peer_limit(self, used: float, minutes: int) -> float:
         if minutes:
             return max(0.0, minutes * 60 - used) + self.grace
         return self.peer_timeout
