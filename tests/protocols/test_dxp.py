@@ -464,6 +464,18 @@ def test_peer_out_of_time(engines: tuple[Engine, Engine]) -> None:
     assert out["games"][0].result.reason == "Slow made no move in 0.3 s"
 
 
+def test_a_peer_that_asks_for_no_game_is_not_waited_for_ever(
+    engines: tuple[Engine, Engine],
+) -> None:
+    log = Lines()
+    port, thread, out = _follower(engines[0], log, peer_timeout=0.3)
+    peer = RawPeer(port)  # connects, then says nothing
+    thread.join(10)
+    assert not thread.is_alive() and "error" not in out and out["games"] == []
+    assert log.has("no game asked for in 0.3 s: closing")
+    peer.close()
+
+
 # -- the command line --------------------------------------------------------------
 
 

@@ -683,13 +683,14 @@ class DxpSession:
 
     def serve(self, stop: int = 0) -> DxpGame | None:
         """As Follower: wait for a GAMEREQ and play that game; None when the connection
-        closes (or the peer ends the session) before a game starts."""
+        closes, the peer ends the session or asks for no game within ``peer_timeout``."""
         try:
             while True:
-                request = self._pending or self._next(None)
+                request = self._pending or self._next(self.peer_timeout)
                 self._pending = None
                 if request is None:
-                    continue
+                    self.log(f"no game asked for in {self.peer_timeout:g} s: closing")
+                    return None
                 if isinstance(request, GameEnd):
                     self.log("GAMEEND outside a game: confirmed")
                     self.channel.send(GameEnd(0, stop))
