@@ -511,6 +511,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _positive_seconds(text: str) -> float:
+    """A number of seconds above nothing (argparse's type for ``--peer-timeout``)."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text} s: give a number of seconds above 0")
+    return seconds
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``damier`` command."""
     parser = argparse.ArgumentParser(prog="damier", description="Draughts in every variant.")
@@ -583,7 +594,7 @@ def build_parser() -> argparse.ArgumentParser:
     dxp.add_argument("--pdn", default=None, help="write the games to this PDN file")
     dxp.add_argument(
         "--peer-timeout",
-        type=float,
+        type=_positive_seconds,
         default=600.0,
         help="seconds the peer may take for a move in a game without time (then it loses)",
     )

@@ -521,6 +521,16 @@ def test_cli_connect_to_nobody_is_a_clear_error(capsys: pytest.CaptureFixture[st
     assert "cannot connect" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("seconds", ["0", "-5", "nan", "ten"])
+def test_cli_peer_timeout_must_be_seconds_above_nothing(
+    seconds: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["dxp", "--listen", "0", "--peer-timeout", seconds])
+    assert stopped.value.code == 2
+    assert "--peer-timeout" in capsys.readouterr().err
+
+
 # -- pydraughts --------------------------------------------------------------------
 
 _PYDRAUGHTS_INITIATOR = r"""
