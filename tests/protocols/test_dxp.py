@@ -27,6 +27,7 @@ from damier.cli import main
 from damier.engine import Engine
 from damier.notation.pdn import read_pdn
 from damier.protocols.dxp import (
+    NOISE_SHOWN,
     BackAcc,
     BackReq,
     Channel,
@@ -476,6 +477,40 @@ def test_a_peer_that_asks_for_no_game_is_not_waited_for_ever(
     peer.close()
 
 
+_FLOOD = r"""
+import contextlib, socket, sys
+peer = socket.socket(fileno=int(sys.argv[1]))
+burst = b"Cspam\0" * 20_000
+with contextlib.suppress(OSError):  # the Follower closes long before the end
+    for _ in range(int(sys.argv[2])):
+        peer.sendall(burst)
+"""
+
+
+def test_a_flood_of_chat_does_not_hold_off_the_peers_time(engines: tuple[Engine, Engine]) -> None:
+    """A peer that never moves but sends chat faster than it can be read (20 million
+    messages: minutes of reading) runs out of time all the same, the session ends, and the
+    log shows the first chat only."""
+    log = Lines()
+    port, thread, out = _follower(engines[0], log, peer_timeout=0.3, end_timeout=0.3)
+    peer = RawPeer(port)
+    peer.send(GameReq("Raw peer", 1, 0, 0).encode())  # no game time: peer_timeout applies
+    peer.expect(GameAcc)
+    fd = peer.channel.sock.fileno()
+    flooder = subprocess.Popen(  # another process, so that it outruns the reader
+        [sys.executable, "-c", _FLOOD, str(fd), "1000"], pass_fds=[fd]
+    )
+    thread.join(30)
+    peer.close()
+    flooder.wait(30)
+    assert not thread.is_alive(), "the flood kept the Follower waiting"
+    assert "error" not in out
+    [game] = out["games"]
+    assert game.result is not None and game.result.reason == "Raw peer made no move in 0.3 s"
+    assert log.has("more chat and ignored messages from the peer: not shown")
+    assert sum("chat: spam" in line for line in log.lines) == NOISE_SHOWN
+
+
 # -- the command line --------------------------------------------------------------
 
 
@@ -526,7 +561,7 @@ def test_cli_peer_timeout_must_be_seconds_above_nothing(
     seconds: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as stopped:
-        main(["dxp", "--listen", "0", "--peer-timeout", seconds])
+        main(["dxp", "--connect", f"{LOOPBACK}:{_free_port()}", "--peer-timeout", seconds])
     assert stopped.value.code == 2
     assert "--peer-timeout" in capsys.readouterr().err
 

@@ -60,6 +60,8 @@ DXP_PORT = 27531
 """The customary DXP port."""
 MAX_LENGTH = 127
 """The longest message, NUL excluded."""
+NOISE_SHOWN = 100
+"""Chat and ignored messages a session logs: a peer that sends more floods no one's log."""
 VARIANT = "international"
 """DXP plays international draughts only."""
 SQUARES = 50
@@ -616,6 +618,8 @@ class DxpSession:
     """Seconds a peer may run over its thinking time before it loses on time."""
     engine: Engine | None = None
     _pending: GameReq | None = field(default=None, repr=False)
+    _noise: int = field(default=0, repr=False)
+    """Chat and ignored messages received: the log shows the first :data:`NOISE_SHOWN`."""
 
     def close(self) -> None:
         self.channel.close()
@@ -632,24 +636,33 @@ class DxpSession:
 
     def _next(self, timeout: float | None) -> Message | None:
         """The next message that needs the caller: malformed messages are logged and
-        skipped, CHAT is logged, BACKREQ is refused (not supported)."""
+        skipped, CHAT is logged, BACKREQ is refused (not supported). They do not hold off
+        ``timeout``: past it, the messages already read are looked at, and then None."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
                 message = self.channel.receive(left)
             except DxpError as error:
-                self.log(f"ignored a malformed message: {error}")
+                self._noisy(f"ignored a malformed message: {error}")
                 continue
             if isinstance(message, Chat):
-                self.log(f"chat: {message.message}")
+                self._noisy(f"chat: {message.message}")
             elif isinstance(message, BackReq):
-                self.log("the peer asked to take moves back: not supported")
+                self._noisy("the peer asked to take moves back: not supported")
                 self.channel.send(BackAcc(1))
             elif isinstance(message, BackAcc):
-                self.log(f"ignored an unexpected BACKACC {message.code}")
+                self._noisy(f"ignored an unexpected BACKACC {message.code}")
             else:
                 return message
+
+    def _noisy(self, line: str) -> None:
+        """Log what the peer said beside the game, the first :data:`NOISE_SHOWN` times."""
+        self._noise += 1
+        if self._noise <= NOISE_SHOWN:
+            self.log(line)
+        elif self._noise == NOISE_SHOWN + 1:
+            self.log("more chat and ignored messages from the peer: not shown")
 
     # -- the two roles ---------------------------------------------------------------
 
@@ -897,6 +910,7 @@ def listen(host: str, port: int, backlog: int = 1) -> socket.socket:
 
 __all__ = [
     "DXP_PORT",
+    "NOISE_SHOWN",
     "BackAcc",
     "BackReq",
     "Channel",
