@@ -511,14 +511,20 @@ def _port(text: str) -> int:
     return port
 
 
+_WEEK = 7 * 24 * 3600
+
+
 def _positive_seconds(text: str) -> float:
-    """A number of seconds above nothing (argparse's type for ``--peer-timeout``)."""
+    """A number of seconds above nothing, a week at most (argparse's type for
+    ``--peer-timeout``; a socket's wait cannot be much longer)."""
     try:
         seconds = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"{text} s: give a number of seconds above 0")
+    if not 0 < seconds <= _WEEK:
+        raise argparse.ArgumentTypeError(
+            f"{text} s: give a number of seconds above 0, a week ({_WEEK}) at most"
+        )
     return seconds
 
 

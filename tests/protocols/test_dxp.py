@@ -556,7 +556,7 @@ def test_cli_connect_to_nobody_is_a_clear_error(capsys: pytest.CaptureFixture[st
     assert "cannot connect" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("seconds", ["0", "-5", "nan", "ten"])
+@pytest.mark.parametrize("seconds", ["0", "-5", "nan", "inf", "1e12", "ten"])
 def test_cli_peer_timeout_must_be_seconds_above_nothing(
     seconds: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
