@@ -49,8 +49,9 @@ def lost_side(game: PdnGame, engine: str) -> int | None:
 
 
 def searched(game: PdnGame, variant: str, side: int, engine: Engine, seconds: float) -> list[Ply]:
-    """Each position of ``game`` with a choice, searched for ``seconds``."""
-    board = Board(variant)
+    """Each position of ``game`` with a choice (from its FEN tag's position, if it has
+    one), searched for ``seconds``."""
+    board = Board(variant, game.tags.get("FEN"))
     plies = []
     for ply, node in enumerate(game.moves):
         if board.is_game_over():
