@@ -86,15 +86,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--margin", type=int, default=80)
     args = parser.parse_args()
-    engine = Engine(args.variant, level=10, book=False)
-    for game in read_pdn(args.pdn.read_text(encoding="utf-8")):
+    if not 0 < args.seconds <= 600:
+        parser.error(f"--seconds {args.seconds}: a position takes above 0 s, 600 at most")
+    try:
+        engine = Engine(args.variant, level=10, book=False)
+        games = read_pdn(args.pdn.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError) as error:  # no file, a bad PDN, no such variant
+        parser.error(str(error))
+    lost = 0
+    for game in games:
         side = lost_side(game, args.engine)
         if side is None:
             continue
-        plies = searched(game, args.variant, side, engine, args.seconds)
+        lost += 1
         head = f"round {game.tags.get('Round', '?')} ({game.tags.get('Opening', '')}) as " + (
             "White" if side == 0 else "Black"
         )
+        try:
+            plies = searched(game, args.variant, side, engine, args.seconds)
+        except ValueError as error:  # a bad FEN tag or a move that is not legal there
+            print(f"{head}: not replayed: {error}", flush=True)
+            continue
         index = lost_from(plies, args.margin)
         if index is None:
             print(f"{head}: the score never stayed below -{args.margin}", flush=True)
@@ -108,6 +120,7 @@ def main() -> None:
             f"(' the opponent's move) {before}",
             flush=True,
         )
+    print(f"{lost} of {len(games)} games lost by an engine named like {args.engine!r}")
 
 
 if __name__ == "__main__":
