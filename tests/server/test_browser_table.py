@@ -212,6 +212,10 @@ def test_rules_pages_fit_the_screen_and_speak_plainly(people: Contexts) -> None:
         expect(page.locator("#rules-text")).not_to_contain_text("QuietMoves")
     expect(page.locator("#board-caption")).not_to_contain_text("×")  # tripad is no rectangle
     expect(page.locator("#board-caption")).to_contain_text("48 playable cells")
+    # The one site header points its Rules and Analysis board links at the page's variant.
+    expect(page.locator("#rules-link")).to_have_attribute("href", "/rules/tripad")
+    expect(page.locator("#analysis-link")).to_have_attribute("href", "/analysis/tripad")
+    expect(page.locator("#rules-link")).to_have_attribute("aria-current", "page")
     page.goto("/rules/italian")  # options read as in the lobby, not as a record's fields
     expect(page.locator("#rules-text")).to_contain_text("dark-first — the dark side moves first")
     expect(page.locator("#rules-text")).not_to_contain_text("Summary")

@@ -70,8 +70,10 @@ PAGES = (
     "archive.html",
     "puzzles.html",
     "tournament.html",
+    "partials/site-header.html",
 )
-"""The pages whose text is translated (they load ``js/i18n.js``); a new page joins here."""
+"""The pages whose text is translated (they load ``js/i18n.js``), and the site header each
+of them takes (``routes/pages.py``); a new page joins here."""
 
 RULES_TRANSLATED: tuple[str, ...] | None = None
 """The variants whose rules in plain words (``damier.rules.explain``, the rules page) are in

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import StreamingResponse
 
 from damier.server.deps import PlayerDep, RateLimit, ServicesDep, ViewerDep
-from damier.server.routes.pages import _page
+from damier.server.routes.pages import page
 from damier.server.services import archive, leaderboards, pools, profiles
 from damier.server.services.archive import (
     ArchiveFilter,
@@ -136,14 +136,14 @@ async def leave_pool(
 
 @pages.get("/players")
 async def leaderboard_page() -> Response:
-    return _page("players.html")
+    return page("players.html", "players")
 
 
 @pages.get("/players/{name}")
 async def profile_page(name: str) -> Response:
-    return _page("profile.html")
+    return page("profile.html", "players")
 
 
 @pages.get("/archive")
 async def archive_view() -> Response:
-    return _page("archive.html")
+    return page("archive.html", "archive")

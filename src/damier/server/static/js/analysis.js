@@ -4,7 +4,7 @@
 // (POST /api/analysis/position); the page only draws.
 
 import { t } from "./i18n.js";
-import { api, colorName, h, postJSON, reasonText, scrollWithin, showError } from "./api.js";
+import { api, colorName, h, postJSON, reasonText, scrollWithin, showError, variantLinks } from "./api.js";
 import { Board } from "./board.js";
 import { MoveEntry } from "./move-entry.js";
 import { themePicker } from "./themes.js";
@@ -83,7 +83,7 @@ async function loadVariant(name) {
   };
   page.board = board;
   if (page.flipped) board.setAngle(180);
-  $("rules-link").href = `/rules/${encodeURIComponent(detail.name)}`;
+  variantLinks(detail.name, detail.title);
   $("title").textContent = t("Analysis board: {variant}", { variant: detail.title });
   document.title = `Analysis: ${detail.title} — Damier`;
   $("variant").value = detail.name;

@@ -363,3 +363,17 @@ export function scrollWithin(box, item) {
   if (inner.left < left) box.scrollLeft -= left - inner.left;
   else if (inner.right > right) box.scrollLeft += Math.min(inner.right - right, inner.left - left);
 }
+
+/** Points the site header's Rules and Analysis board links (one header for every page,
+ *  which links to International's) at the variant the page shows. */
+export function variantLinks(name, title = name) {
+  const path = encodeURIComponent(name);
+  const rules = document.getElementById("rules-link");
+  if (rules) {
+    rules.href = `/rules/${path}`;
+    rules.setAttribute("aria-label", t("Rules of {variant}", { variant: title }));
+    rules.title = t("Rules of {variant}", { variant: title });
+  }
+  const analysis = document.getElementById("analysis-link");
+  if (analysis) analysis.href = `/analysis/${path}`;
+}

@@ -19,7 +19,7 @@
 // player may pick one of his pieces and a square; when his turn comes the premove is played
 // if exactly one legal move goes from that piece to that square (the server checks it like
 // any move), and dropped otherwise.
-import { api, ApiError, colorName, controlOf, GameSocket, h, resultText, scrollWithin, seatLabel, showError } from "./api.js";
+import { api, ApiError, colorName, controlOf, GameSocket, h, resultText, scrollWithin, seatLabel, showError, variantLinks } from "./api.js";
 import { t, tn } from "./i18n.js";
 import { Board } from "./board.js";
 import { ChatPanel } from "./chat.js";
@@ -214,10 +214,7 @@ async function loadVariant(name) {
     hideChoice();
     renderMarks();
   };
-  $("rules-link").href = `/rules/${encodeURIComponent(name)}`;
-  $("rules-link").textContent = t("Rules");
-  $("rules-link").setAttribute("aria-label", t("Rules of {variant}", { variant: variant.title || name }));
-  $("rules-link").title = t("Rules of {variant}", { variant: variant.title || name });
+  variantLinks(name, variant.title || name);
 }
 
 function crownsInPassing() {

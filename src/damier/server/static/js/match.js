@@ -3,7 +3,7 @@
 // match page (/matches/{id}) it is the whole page; on the game page of a match's game it is
 // a panel under the game, and it takes the players to the next game when it starts.
 import { t, tn } from "./i18n.js";
-import { api, h, playerName, resultText, showError } from "./api.js";
+import { api, h, playerName, resultText, showError, variantLinks } from "./api.js";
 
 const POLL_MS = 1000;
 const $ = (id) => document.getElementById(id);
@@ -103,7 +103,10 @@ class MatchView {
   async poll() {
     try {
       this.match = await api.match(this.matchId);
-      if (!this.title) this.title = (await api.variant(this.match.variant)).title;
+      if (!this.title) {
+        this.title = (await api.variant(this.match.variant)).title;
+        variantLinks(this.match.variant, this.title);
+      }
       this.arrived = performance.now();
       const current = this.match.current;
       if (current && this.match.you !== null && current !== this.gameId) {

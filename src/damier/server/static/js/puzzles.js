@@ -6,7 +6,7 @@
 // server lists); every move goes to the server with the ones before it, and the server
 // answers right (with the defender's reply, played here at once), solved or wrong. The
 // browser knows no solution until the attempt is over.
-import { ApiError, api, getJSON, h, postJSON, showError } from "./api.js";
+import { ApiError, api, getJSON, h, postJSON, showError, variantLinks } from "./api.js";
 import { N_, t, tn } from "./i18n.js";
 import { Board } from "./board.js";
 import { MovePicker } from "./picker.js";
@@ -193,7 +193,7 @@ async function loadVariant(name) {
   };
   page.board = board;
   showTitle();
-  $("rules-link").href = `/rules/${encodeURIComponent(detail.name)}`;
+  variantLinks(detail.name, detail.title);
 }
 
 async function fillChoices() {

@@ -1,6 +1,6 @@
 // The rules page: a variant's title, summary and rules, and its start position.
 import { N_, t, tn } from "./i18n.js";
-import { api, h, showError } from "./api.js";
+import { api, h, showError, variantLinks } from "./api.js";
 import { Board } from "./board.js";
 import { parseFen, squareIndex } from "./position.js";
 
@@ -81,6 +81,7 @@ async function main() {
   $("who").textContent = me ? t("Playing as {name}", { name: me.name }) : t("Guest");
   document.title = t("{variant} — rules — Damier", { variant: variant.title || variant.name });
   $("title").textContent = variant.title || variant.name;
+  variantLinks(variant.name, variant.title || variant.name);
   $("summary").textContent = variant.summary || "";
   const box = $("rules-text");
   const rules = variant.rules_text ?? variant.rules ?? variant.rules_summary ?? variant.description;

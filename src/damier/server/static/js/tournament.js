@@ -5,7 +5,7 @@
 // socket is down the page asks every few seconds. When the player's own new game starts,
 // it takes him there. A spectator may watch the round's games on small boards (each
 // board follows its game's socket).
-import { GameSocket, getJSON, h, postJSON, showError } from "./api.js";
+import { GameSocket, getJSON, h, postJSON, showError, variantLinks } from "./api.js";
 import { Board } from "./board.js";
 import { N_, t, tn } from "./i18n.js";
 import { parseFen, squareIndex } from "./position.js";
@@ -151,6 +151,7 @@ class TournamentPage {
       if (!this.variant) {
         this.variant = await getJSON(`/api/variants/${encodeURIComponent(tour.variant)}`).catch(() => null);
         this.title = this.variant?.title;
+        variantLinks(tour.variant, this.title || tour.variant);
       }
       this.show(tour);
     } catch (error) {
