@@ -165,3 +165,46 @@ def test_rules_in_plain_words(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert out.startswith("Turkish draughts")
     assert "crossed again" in " ".join(out.split())
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        # A NaN or an infinity would leave the search unbounded, a time of nothing or less
+        # would answer without searching: each is refused before anything runs.
+        (["analyse", "--time", "nan"], "--time"),
+        (["analyse", "--time", "-1"], "--time"),
+        (["analyse", "--depth", "0"], "--depth"),
+        (["analyse", "--level", "11"], "--level"),
+        (["hub", "--level", "0"], "--level"),
+        (["match", "--engine", "damier:1", "--engine", "damier:2", "--time", "inf"], "--time"),
+        (["match", "--engine", "damier:1", "--engine", "damier:2", "--depth", "-1"], "--depth"),
+        (
+            ["match", "--engine", "damier:1", "--engine", "damier:2", "--max-plies", "-5"],
+            "--max-plies",
+        ),
+        (["dxp", "--connect", "127.0.0.1:9", "--games", "-1"], "--games"),
+        (["dxp", "--connect", "127.0.0.1:9", "--minutes", "-5"], "--minutes"),
+        (["dxp", "--connect", "127.0.0.1:9", "--time", "0"], "--time"),
+    ],
+)
+def test_numbers_out_of_range_are_refused(
+    capsys: pytest.CaptureFixture[str], args: list[str], option: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [["--games", "-3"], ["--minutes", "nan"], ["--minutes", "-1"]])
+def test_puzzle_build_refuses_what_would_find_nothing(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    status, out, err = run(capsys, "puzzles", "build", "--variant", "russian", *args)
+    assert out == ""
+    assert status == 2
+    assert args[0] in err
+    assert "Traceback" not in err

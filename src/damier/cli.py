@@ -475,22 +475,25 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(str(error)) from None
 
 
-def _counted(what: str, most: int) -> Callable[[str], int]:
-    """argparse's type for a number of ``what``, 1 to ``most``."""
+def _counted(what: str, most: int, least: int = 1) -> Callable[[str], int]:
+    """argparse's type for a number of ``what``, ``least`` to ``most``."""
 
     def count(text: str) -> int:
         try:
             number = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not a number of {what}: {text!r}") from None
-        if not 1 <= number <= most:
-            raise argparse.ArgumentTypeError(f"{number} {what}: give 1-{most}")
+        if not least <= number <= most:
+            raise argparse.ArgumentTypeError(f"{number} is out of range: give {least}-{most}")
         return number
 
     return count
 
 
 _workers = _counted("processes", 64)
+_plies = _counted("plies", 100)
+_level = _counted("level", 10)
+"""A search depth (the engine searches 120 plies at the most)."""
 
 
 def _threads(text: str) -> int:
@@ -515,8 +518,9 @@ _WEEK = 7 * 24 * 3600
 
 
 def _positive_seconds(text: str) -> float:
-    """A number of seconds above nothing, a week at most (argparse's type for
-    ``--peer-timeout``; a socket's wait cannot be much longer)."""
+    """A number of seconds above nothing, a week at most (argparse's type for a search's
+    time and ``--peer-timeout``: a NaN or a negative time would leave a search unbounded or
+    unsearched, and a timer's or a socket's wait cannot be much longer)."""
     try:
         seconds = float(text)
     except ValueError:
@@ -567,9 +571,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     analyse = commands.add_parser("analyse", aliases=["analyze"], help="engine analysis")
     position(analyse)
-    analyse.add_argument("--time", type=float, default=None, help="seconds")
-    analyse.add_argument("--depth", type=int, default=None, help="plies")
-    analyse.add_argument("--level", type=int, default=10, help="1-10")
+    analyse.add_argument("--time", type=_positive_seconds, default=None, help="seconds")
+    analyse.add_argument("--depth", type=_plies, default=None, help="plies")
+    analyse.add_argument("--level", type=_level, default=10, help="1-10")
     analyse.add_argument("--multipv", type=int, default=1, help="best lines to show")
     analyse.add_argument(
         "--no-book", dest="book", action="store_false", help="search even a book position"
@@ -578,7 +582,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     hub = commands.add_parser("hub", help="speak the Hub engine protocol on stdin/stdout")
     hub.add_argument("--variant", default="international")
-    hub.add_argument("--level", type=int, default=10)
+    hub.add_argument("--level", type=_level, default=10)
     hub.add_argument("--threads", type=_threads, default=1, help="search threads (Lazy SMP)")
     hub.add_argument("--no-book", dest="book", action="store_false", help="no opening book")
     hub.set_defaults(run=_hub)
@@ -588,13 +592,19 @@ def build_parser() -> argparse.ArgumentParser:
     role.add_argument("--listen", type=int, metavar="PORT", help="wait for an Initiator")
     role.add_argument("--connect", metavar="HOST:PORT", help="ask a Follower for games")
     dxp.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    dxp.add_argument("--level", type=int, default=10, help="1-10")
-    dxp.add_argument("--time", type=float, default=None, help="seconds per move")
+    dxp.add_argument("--level", type=_level, default=10, help="1-10")
+    dxp.add_argument("--time", type=_positive_seconds, default=None, help="seconds per move")
     dxp.add_argument("--threads", type=_threads, default=1, help="search threads (Lazy SMP)")
     dxp.add_argument("--no-book", dest="book", action="store_false", help="no opening book")
-    dxp.add_argument("--games", type=int, default=1, help="games to ask for (--connect)")
-    dxp.add_argument("--minutes", type=int, default=10, help="game time to ask for")
-    dxp.add_argument("--moves", type=int, default=0, help="moves in that time (0: all)")
+    dxp.add_argument(
+        "--games", type=_counted("games", 10**6), default=1, help="games to ask for (--connect)"
+    )
+    dxp.add_argument(
+        "--minutes", type=_counted("minutes", 999, 0), default=10, help="game time to ask for"
+    )
+    dxp.add_argument(
+        "--moves", type=_counted("moves", 999, 0), default=0, help="moves in that time (0: all)"
+    )
     dxp.add_argument("--colour", choices=("white", "black"), default="white")
     dxp.add_argument("--fen", default=None, help="start position to ask for")
     dxp.add_argument("--pdn", default=None, help="write the games to this PDN file")
@@ -618,9 +628,11 @@ def build_parser() -> argparse.ArgumentParser:
     match.add_argument("--games", type=int, default=2)
     match.add_argument("--openings", default=None, help="opening deck: built-in name or file")
     limit = match.add_mutually_exclusive_group()
-    limit.add_argument("--time", type=float, default=None, help="seconds per move")
-    limit.add_argument("--depth", type=int, default=None, help="plies per move")
-    match.add_argument("--max-plies", type=int, default=400, help="then adjudicate a draw")
+    limit.add_argument("--time", type=_positive_seconds, default=None, help="seconds per move")
+    limit.add_argument("--depth", type=_plies, default=None, help="plies per move")
+    match.add_argument(
+        "--max-plies", type=_counted("plies", 10**6), default=400, help="then adjudicate a draw"
+    )
     match.add_argument("--seed", type=int, default=None, help="seed for the opening draw")
     match.add_argument("--pdn", default=None, help="write the games to this PDN file")
     match.set_defaults(run=_match)

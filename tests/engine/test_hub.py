@@ -229,6 +229,19 @@ MALFORMED = [
     f'pos pos={START} moves="32-28',  # no closing quote
     "level depth=deep",
     "level move-time=soon",
+    # numbers that would leave the search unbounded (NaN, infinity, no depth or nodes)
+    # or give it no time at all
+    "level move-time=nan",
+    "level move-time=inf",
+    "level move-time=-1",
+    "level move-time=1e308",
+    "level depth=0",
+    "level depth=-5",
+    "level nodes=-1",
+    "level time=nan",
+    "level time=-3",
+    "level time=5 inc=-1",
+    "level time=5 moves=0",
     "set-param name=level value=11",
     "set-param name=level value=ten",
     "set-param name=variant value=chess",

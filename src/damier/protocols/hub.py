@@ -30,7 +30,7 @@ import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from damier import __version__
 from damier.board import Board, Move
@@ -110,6 +110,32 @@ def board_from_hub(variant: Variant, position: str) -> Board:
             men[owner].append(("K" if code % 2 == 0 else "") + name)
     fen = f"{position[0]}:W{','.join(men[0])}:B{','.join(men[1])}"
     return Board(variant, fen)
+
+
+MAX_SECONDS = 7 * 24 * 3600.0
+"""The longest time a ``level`` line may give: a week (a timer cannot wait much longer)."""
+
+
+Number = TypeVar("Number", int, float)
+
+
+def _limit(args: dict[str, str], name: str, kind: type[Number], least: Number) -> Number | None:
+    """The ``level`` line's ``name`` as a number of ``kind`` from ``least`` on (times at most
+    :data:`MAX_SECONDS`), or None when the line does not give it; a clear error for anything
+    else (a NaN, an infinity, a negative time would leave the search unbounded or unsearched)."""
+    if name not in args:
+        return None
+    text = args[name]
+    try:
+        value = kind(text)
+    except ValueError:
+        value = None
+    highest = MAX_SECONDS if kind is float else None
+    if value is None or not least <= value or (highest is not None and value > highest):
+        bound = f"from {least:g} to {highest:g}" if highest is not None else f"at least {least}"
+        what = "seconds" if kind is float else "a whole number"
+        raise HubError(f"level {name}={text!r}: {what} {bound}")
+    return value
 
 
 @dataclass
@@ -256,23 +282,15 @@ class HubEngine:
 
     def _level(self, rest: str) -> None:
         args = parse_args(rest)
-        limits = Limits()
-        try:
-            if "depth" in args:
-                limits.depth = int(args["depth"])
-            if "move-time" in args:
-                limits.move_time = float(args["move-time"])
-            if "nodes" in args:
-                limits.nodes = int(args["nodes"])
-            if "time" in args:
-                limits.remaining = float(args["time"])
-            if "inc" in args:
-                limits.increment = float(args["inc"])
-            if "moves" in args:
-                limits.moves_to_go = int(args["moves"])
-        except ValueError:
-            raise HubError(f"bad level line: {rest!r}") from None
-        limits.infinite = "infinite" in args
+        limits = Limits(
+            depth=_limit(args, "depth", int, 1),
+            move_time=_limit(args, "move-time", float, 0.001),
+            nodes=_limit(args, "nodes", int, 1),
+            remaining=_limit(args, "time", float, 0.0),
+            increment=_limit(args, "inc", float, 0.0) or 0.0,
+            moves_to_go=_limit(args, "moves", int, 1),
+            infinite="infinite" in args,
+        )
         self.limits = limits
 
     def _go(self, rest: str) -> None:

@@ -73,6 +73,10 @@ def _levels(text: str) -> tuple[int, ...]:
 
 def _build(args: argparse.Namespace) -> int:
     variant = get_variant(args.variant).name
+    if args.games is not None and args.games < 1:
+        raise ValueError(f"--games {args.games}: give at least 1 game")
+    if args.minutes is not None and not 0 < args.minutes <= 7 * 24 * 60:
+        raise ValueError(f"--minutes {args.minutes}: give above 0, a week at most")
     recorded = server_games(args.database, variant) if args.database else None
     output = Path(args.output) if args.output else Path(f"{variant}.jsonl")
     criteria = Criteria(depth=args.depth)
