@@ -3,6 +3,7 @@ move holds and never more than its limit."""
 
 from __future__ import annotations
 
+import math
 import time
 
 import pytest
@@ -34,3 +35,33 @@ def test_a_target_ends_the_search_before_its_limit() -> None:
     result = engine.search(board, time=20.0, target=0.3)
     assert time.perf_counter() - began < 10.0
     assert result.depth > 1 and result.best_move in board.legal_moves
+
+
+@pytest.mark.parametrize(
+    "limits",
+    [
+        {"time": math.nan},
+        {"time": -1.0},
+        {"time": math.inf, "depth": 3},
+        {"target": math.nan, "time": 1.0},
+        {"depth": 0},
+        {"depth": -3},
+        {"nodes": -5},
+    ],
+)
+def test_limits_that_cannot_bound_a_search_are_refused(limits: dict[str, float]) -> None:
+    """A NaN, an infinity or a negative number would leave the search unbounded (level 10
+    searches for an hour) or answer with an unsearched move: a clear error instead."""
+    engine = Engine("russian", book=False)
+    with pytest.raises(ValueError, match="must be"):
+        engine.search(Board("russian"), **limits)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="must be"):
+        next(engine.analyse(Board("russian"), **limits))  # type: ignore[arg-type]
+    assert engine.search(Board("russian"), depth=2).best_move is not None
+
+
+def test_no_time_at_all_answers_at_once() -> None:
+    """``time=0`` (a clock that ran out) is a request too: a legal move, unsearched."""
+    board = Board("russian")
+    result = Engine("russian", book=False).search(board, time=0.0)
+    assert result.best_move in board.legal_moves

@@ -321,6 +321,13 @@ class Engine:
             raise ValueError(f"this engine plays {self.variant.name}, not {board.variant.name}")
         if multipv < 1:
             raise ValueError(f"multipv must be at least 1, not {multipv}")
+        for name, seconds in (("time", time), ("target", target)):
+            # (A NaN fails both comparisons; 0 asks for an answer at once.)
+            if seconds is not None and not 0 <= seconds < float("inf"):
+                raise ValueError(f"{name} must be a finite number of seconds, not {seconds}")
+        for name, count in (("depth", depth), ("nodes", nodes)):
+            if count is not None and count < 1:
+                raise ValueError(f"{name} must be at least 1, not {count}")
         with self._lock:
             timed = time is not None and depth is None and nodes is None
             if book and timed and (known := self._book_info(board, multipv)):
