@@ -128,3 +128,64 @@ def test_serve_names_a_setting_of_the_wrong_kind(
     assert not calls
     error = capsys.readouterr().err
     assert f"DAMIER_DATABASE_CONNECTIONS='{value}'" in error and reason in error
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    ("database", "said"),
+    [
+        ("garbage", "not a database URL"),
+        ("mysql://someone@localhost/damier", "runs on SQLite or PostgreSQL"),
+        # No server on that port: refused at once, the password never shown.
+        ("postgresql://someone:hunter2@127.0.0.1:{port}/damier", "cannot reach the database"),
+    ],
+)
+def test_serve_says_why_a_database_will_not_do(
+    database: str,
+    said: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    monkeypatch.setattr(compiled.WARMUP, "start", lambda stages, progress: None)
+    monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
+    assert main(["serve", "--database", database.format(port=_free_port())]) == 2
+    assert not calls
+    captured = capsys.readouterr()
+    assert said in captured.err
+    assert "Traceback" not in captured.err and "hunter2" not in captured.err
+    assert "serving" not in captured.out
+
+
+def test_serve_takes_sqlalchemy_s_plain_sqlite_url(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sqlite:///x.db``, as SQLAlchemy writes it, runs on the asyncio driver."""
+    calls: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(app))
+    monkeypatch.setattr(compiled.WARMUP, "start", lambda stages, progress: None)
+    monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
+    assert main(["serve", "--database", f"sqlite:///{tmp_path / 'plain.sqlite3'}"]) == 0
+    assert len(calls) == 1
+    assert (tmp_path / "plain.sqlite3").exists()
+
+
+def test_serve_refuses_a_variants_directory_that_is_not_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    monkeypatch.setenv("DAMIER_SECRET", "cli-test-secret-0123456789")
+    database = f"sqlite+aiosqlite:///{tmp_path / 'v.sqlite3'}"
+    missing = tmp_path / "no-such-folder"
+    assert main(["serve", "--database", database, "--variants-dir", str(missing)]) == 2
+    assert not calls
+    assert "no such directory" in capsys.readouterr().err

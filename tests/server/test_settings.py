@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from damier.server.settings import Settings, SettingsError
+from damier.server.settings import Settings, SettingsError, async_url
 
 
 def test_development_secret_is_persisted(tmp_path: Path) -> None:
@@ -35,3 +35,26 @@ def test_production_refuses_to_start_without_a_secret(
         Settings(data_dir=tmp_path).prepared()
     monkeypatch.setenv("DAMIER_SECRET", "a-long-enough-production-secret")
     assert Settings(data_dir=tmp_path).prepared().secure_cookie
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("sqlite:///games.db", "sqlite+aiosqlite:///games.db"),
+        ("sqlite+aiosqlite:///:memory:", "sqlite+aiosqlite:///:memory:"),
+        ("postgresql://me:pw@db.example/damier", "postgresql+asyncpg://me:pw@db.example/damier"),
+        (
+            "postgresql+psycopg2://me@db/damier?ssl=true",
+            "postgresql+asyncpg://me@db/damier?ssl=true",
+        ),
+        ("postgresql+asyncpg://me:p%40ss@db/damier", "postgresql+asyncpg://me:p%40ss@db/damier"),
+    ],
+)
+def test_a_database_url_gets_its_asyncio_driver(url: str, expected: str) -> None:
+    assert async_url(url) == expected
+
+
+@pytest.mark.parametrize("url", ["", "garbage", "mysql://me@db/damier", "oracle://x"])
+def test_a_database_the_server_cannot_run_on_is_refused(url: str) -> None:
+    with pytest.raises(SettingsError, match="database"):
+        async_url(url)

