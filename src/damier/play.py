@@ -86,7 +86,11 @@ def play_in_terminal(
 ) -> int:
     """Run a game until it ends or a player quits; returns 0."""
     players = get_variant(variant).players
-    game = Game(variant, fen, clock=parse_clock(clock, players=players))
+    timer = parse_clock(clock, players=players)
+    if timer is not None and not 0 < timer.control.base < float("inf"):
+        # (A clock of nothing would lose the game on time before its first move.)
+        raise ValueError(f"clock {clock!r}: give some time, as 5+3, 10 or 30/move")
+    game = Game(variant, fen, clock=timer)
 
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)

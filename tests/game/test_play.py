@@ -229,3 +229,12 @@ def test_quit_leaves_the_game_unfinished(terminals: list[Terminal]) -> None:
     term.type("quit")
     term.expect("the game is left unfinished")
     assert term.finish() == 0
+
+
+@pytest.mark.parametrize("clock", ["0", "0+0", "0/move", "0/move+0"])
+def test_a_clock_without_time_is_refused_before_the_game(clock: str) -> None:
+    """``--clock 0`` lost the game on time before its first move."""
+    from damier.play import play_in_terminal
+
+    with pytest.raises(ValueError, match="give some time"):
+        play_in_terminal("russian", clock=clock)
