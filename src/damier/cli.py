@@ -340,13 +340,24 @@ def _dxp(args: argparse.Namespace) -> int:
             peer_timeout=args.peer_timeout,
         )
 
+    if args.fen is not None:  # a bad position is said before any connection is made
+        Board(dxp.VARIANT, args.fen)
+    if args.connect is not None:
+        host, _, port = args.connect.rpartition(":")
+        if not host or not port.isdigit() or not 1 <= int(port) <= 65535:
+            raise ValueError(f"--connect wants HOST:PORT (a port of 1-65535), not {args.connect!r}")
     # The engine's compiled code, before any peer waits for a move (on a new machine it is
     # compiled: a minute or so).
     load_engine(dxp.VARIANT, log)
     played: list[dxp.DxpGame] = []
     try:
         if args.listen is not None:
-            server = dxp.listen(args.host, args.listen)
+            try:
+                server = dxp.listen(args.host, args.listen)
+            except OSError as error:  # an address of no interface here, a port taken
+                raise ValueError(
+                    f"cannot listen on {args.host}:{args.listen}: {error.strerror or error}"
+                ) from None
             where = f"{args.host}:{server.getsockname()[1]}"
             print(f"waiting for a DXP Initiator on {where}", flush=True)
             try:
@@ -357,9 +368,6 @@ def _dxp(args: argparse.Namespace) -> int:
             session = session_on(dxp.Channel(sock))
             played.extend(session.serve_games())
         else:
-            host, _, port = args.connect.rpartition(":")
-            if not host or not port.isdigit():
-                raise ValueError(f"--connect wants HOST:PORT, not {args.connect!r}")
             session = session_on(dxp.connect(host, int(port)))
             colour = 0 if args.colour == "white" else 1
             for number in range(args.games):
@@ -589,7 +597,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     dxp = commands.add_parser("dxp", help="play international draughts over DXP (TCP)")
     role = dxp.add_mutually_exclusive_group(required=True)
-    role.add_argument("--listen", type=int, metavar="PORT", help="wait for an Initiator")
+    role.add_argument(
+        "--listen", type=_counted("port", 65535, 0), metavar="PORT", help="wait for an Initiator"
+    )
     role.add_argument("--connect", metavar="HOST:PORT", help="ask a Follower for games")
     dxp.add_argument("--host", default="127.0.0.1", help="address to listen on")
     dxp.add_argument("--level", type=_level, default=10, help="1-10")

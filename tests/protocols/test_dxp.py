@@ -556,6 +556,31 @@ def test_cli_connect_to_nobody_is_a_clear_error(capsys: pytest.CaptureFixture[st
     assert "cannot connect" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--connect", f"{LOOPBACK}:1", "--fen", "W:W99:B1"], "square 99"),
+        (["--connect", f"{LOOPBACK}:99999"], "a port of 1-65535"),
+        (["--connect", f"{LOOPBACK}"], "HOST:PORT"),
+        (["--listen", "0", "--host", "no-such-host.invalid"], "cannot listen"),
+    ],
+)
+def test_cli_bad_addresses_and_positions_are_clear_errors(
+    args: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Said before any connection is made or waited for, and without a traceback."""
+    assert main(["dxp", *args]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err
+
+
+def test_cli_listen_port_out_of_range(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["dxp", "--listen", "99999"])
+    assert stopped.value.code == 2
+    assert "--listen" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("seconds", ["0", "-5", "nan", "inf", "1e12", "ten"])
 def test_cli_peer_timeout_must_be_seconds_above_nothing(
     seconds: str, capsys: pytest.CaptureFixture[str]
