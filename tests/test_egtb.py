@@ -227,6 +227,15 @@ def test_probe_and_counts_on_the_command_line(
         == 2
     )
     assert "not covered" in capsys.readouterr().err
+    # A variant that has no databases is not told to build one.
+    for variant, fen, why in (
+        ("frisian", "W:W46:B5", "not covered"),
+        ("turkish", "W:Wa2:Bh7", "lines"),
+    ):
+        command = ["egtb", "probe", "--variant", variant, "--fen", fen, "--dir", str(directory)]
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert why in err and "damier egtb build" not in err
 
 
 def won_positions(variant: str, directory: Path, count: int, kinds: str) -> list[Board]:

@@ -13,6 +13,7 @@ from damier.egtb.probe import (
     UNREADABLE,
     Tablebase,
     build,
+    database_spec,
     default_dir,
     describe_counts,
     file_problem,
@@ -26,6 +27,7 @@ def _directory(args: argparse.Namespace) -> Path:
 
 
 def _load(args: argparse.Namespace) -> Tablebase:
+    database_spec(get_variant(args.variant))  # a variant that has none: say why, not "build"
     try:
         base = Tablebase.load(args.variant, _directory(args))
     except UNREADABLE as error:  # its fingerprint read, the rest damaged
