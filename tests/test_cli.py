@@ -208,3 +208,15 @@ def test_puzzle_build_refuses_what_would_find_nothing(
     assert status == 2
     assert args[0] in err
     assert "Traceback" not in err
+
+
+def test_a_file_that_is_not_there_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    missing = tmp_path / "no-such-book.txt"
+    status, out, err = run(capsys, "book", "show", "--variant", "russian", "--book", str(missing))
+    assert status == 1
+    assert out == ""
+    assert err == f"damier: error: No such file or directory: {missing}\n"
+    status, _, err = run(capsys, "book", "show", "--variant", "russian", "--book", str(tmp_path))
+    assert status == 1 and "Is a directory" in err and "Traceback" not in err

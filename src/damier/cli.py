@@ -720,6 +720,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as error:  # a file that is not there or may not be read, a port taken
+        where = f": {error.filename}" if error.filename else ""
+        print(f"damier: error: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
     return status
 
 
