@@ -15,7 +15,14 @@ from damier.board import PLAYER_NAMES, Board
 from damier.errors import FenError
 from damier.geometry import HexGeometry, RadialGeometry, geometry_of
 from damier.kernel.jit import watch_compilation
-from damier.notation.pdn import PLAYER_TAGS, PdnError, dump_pdn, normalised, read_pdn
+from damier.notation.pdn import (
+    PLAYER_TAGS,
+    PdnError,
+    decode_pdn,
+    dump_pdn,
+    normalised,
+    read_pdn,
+)
 from damier.rules import Variant, all_variants, get_variant
 from damier.rules.multiplayer import MULTIPLAYER
 from damier.rules.variants import UnknownVariantError
@@ -219,9 +226,10 @@ def _variants(args: argparse.Namespace) -> int:
 
 
 def _read_file(path: str) -> str:
+    """A PDN file's text (:func:`decode_pdn`: UTF-8, or the Windows programs' encoding)."""
     try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            return handle.read()
+        with open(path, "rb") as handle:
+            return decode_pdn(handle.read())
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror}") from None
 

@@ -501,3 +501,17 @@ def test_cli_convert_skips_broken_games(tmp_path: Path, capsys: pytest.CaptureFi
 def test_cli_missing_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["pdn", "check", str(DATA / "no-such-file.pdn")]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+def test_a_file_in_the_windows_programs_encoding_opens() -> None:
+    """PDN files of the Windows draughts programs are in Windows-1252: read as such when they
+    are not UTF-8, so their accented names come out right and no move is lost."""
+    from damier.notation.pdn import decode_pdn
+
+    text = '[White "François"]\n[Black "Gérard – €"]\n\n1. 32-28 19-23 *\n'
+    assert decode_pdn(text.encode("utf-8")) == text
+    assert decode_pdn(b"\xef\xbb\xbf" + text.encode("utf-8")) == text  # a byte-order mark
+    assert decode_pdn(text.encode("cp1252")) == text
+    assert decode_pdn(bytes([0x81, 0x41])) == "\x81A"  # no character in Windows-1252: kept
+    [game] = read_pdn(decode_pdn(text.encode("cp1252")))
+    assert game.tags["Black"] == "Gérard – €" and len(game.replay("international").moves) == 2

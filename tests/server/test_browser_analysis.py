@@ -128,6 +128,17 @@ def test_pdn_with_variations_in_and_out(people: Contexts) -> None:
     written = Path(download.value.path()).read_text(encoding="utf-8")
     assert written == dump_pdn(read_pdn(pdn)[0])  # the tree written back unchanged
     expect(page.locator("#pdn")).to_have_value(written)
+    # A file from a Windows draughts program: its names in Windows-1252, not UTF-8.
+    record = (
+        '[Event "Montr\xe9al"]\n[White "Fran\xe7ois \u2013 \u20ac"]\n[GameType "25"]\n\n'
+        "1. 22-18 11-15 *\n"
+    )
+    page.set_input_files(
+        "#pdn-file",
+        files=[{"name": "old.pdn", "mimeType": "text/plain", "buffer": record.encode("cp1252")}],
+    )
+    expect(page.locator("#moves .tree-move")).to_have_count(2)
+    expect(page.locator("#pdn")).to_have_value(record)
 
 
 @pytest.mark.slow  # a long run (the default run stays under 5 minutes)

@@ -257,6 +257,25 @@ def _tokens(text: str) -> Iterator[tuple[str, str, int, int]]:
             position = word.end()
 
 
+def decode_pdn(data: bytes) -> str:
+    """The text of a PDN file: UTF-8 (a byte-order mark dropped), else Windows-1252, the
+    encoding of the files of the Windows draughts programs and their databases (their
+    players' accented names are not UTF-8); a byte that has no character there reads as
+    its Latin-1 one, so that a file always opens and its moves are never lost."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1").translate(_WINDOWS_1252)
+
+
+_WINDOWS_1252 = {
+    byte: bytes([byte]).decode("cp1252")
+    for byte in range(0x80, 0xA0)
+    if byte not in (0x81, 0x8D, 0x8F, 0x90, 0x9D)  # (no character in Windows-1252)
+}
+"""Where Windows-1252 differs from Latin-1 (from 0xA0 on they agree)."""
+
+
 def read_pdn(text: str, max_depth: int = MAX_DEPTH) -> list[PdnGame]:
     """Every game of a PDN text. Syntax errors are kept in each game's ``errors``; a
     variation nested deeper than ``max_depth`` is one, and is skipped."""
@@ -559,6 +578,7 @@ __all__ = [
     "Node",
     "PdnError",
     "PdnGame",
+    "decode_pdn",
     "dump_pdn",
     "forfeit_text",
     "game_record",

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from damier.board import Board
 from damier.engine import Engine
-from damier.notation.pdn import read_pdn
+from damier.notation.pdn import decode_pdn, read_pdn
 from damier.puzzles.finding import Criteria, Finder
 from damier.puzzles.puzzle import Puzzle
 from damier.puzzles.shipped import read_puzzles
@@ -162,7 +162,7 @@ def build(
         source, positions = "games", recorded_positions(rules.name, recorded)
     elif pdn is not None:
         source = f"pdn:{Path(pdn).name}"
-        positions = pdn_positions(rules.name, Path(pdn).read_text(encoding="utf-8"))
+        positions = pdn_positions(rules.name, decode_pdn(Path(pdn).read_bytes()))
     else:
         source = "self-play"
         positions = self_play_positions(rules.name, random.Random(seed), games, deadline, levels)

@@ -498,6 +498,17 @@ async function share() {
   }
 }
 
+/** A PDN file's text: UTF-8, else Windows-1252, the encoding of the files of the Windows
+ *  draughts programs (their players' accented names are not UTF-8), as the server and the
+ *  command line read them (``decode_pdn``). */
+function pdnText(buffer) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(buffer);
+  } catch {
+    return new TextDecoder("windows-1252").decode(buffer);
+  }
+}
+
 async function openPdn(text) {
   try {
     const data = await postJSON("/api/analysis/pdn", { pdn: text, variant: page.variant });
@@ -583,7 +594,7 @@ function listen() {
   $("pdn-file").onchange = async () => {
     const file = $("pdn-file").files[0];
     if (!file) return;
-    $("pdn").value = await file.text();
+    $("pdn").value = pdnText(await file.arrayBuffer());
     openPdn($("pdn").value);
   };
   $("pdn-download").onclick = downloadPdn;
