@@ -122,6 +122,32 @@ def test_the_searches_agree_without_reductions(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", COVERED)
+def test_the_searches_cut_alike_on_null_windows(variant: str) -> None:
+    """One ply from the leaves on a null window (where reverse futility and razoring judge a
+    node on its static value), the two searches fail to the same side (their bounds may
+    differ: each is the best one its own move order found)."""
+    rules = get_variant(variant)
+    t = compile_tables(rules)
+    position = bitboard_position(rules, t)
+    pst, extra = evaluation_tables(rules)
+    maxc = int(t.rules[L.R_MAXC])
+    cells = len(t.rays)
+    for board in random_positions(variant, 25, seed=12):
+        for alpha in (-400, -150, -60, -20, 0, 20, 60, 150, 400):
+            values = []
+            for bitboards in (None, position):
+                context = SearchContext(cells, maxc, 1, bitboards)
+                context.new_search()
+                context.stats[S_NO_MOVE] = MATE if rules.giveaway else -MATE
+                sq = board.cells.copy()
+                key = board.zobrist_hash()
+                values.append(
+                    context.run(t, sq, board.turn, key, 1, 0, alpha, alpha + 1, pst, extra)
+                )
+            assert (values[0] > alpha) == (values[1] > alpha), (board.fen, alpha, values)
+
+
+@pytest.mark.parametrize("variant", COVERED)
 def test_what_the_search_carries_is_what_the_position_says(variant: str) -> None:
     """After every move of every position of random games (men moved, crowned, taken;
     kings too), the pattern configurations, the placement and the network's accumulators
