@@ -4,6 +4,7 @@ values at depths without reductions, on random positions of every covered varian
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -85,65 +86,46 @@ def test_the_evaluations_agree(variant: str) -> None:
             assert by_bits == evaluate(t, sq, player, pst, extra), board.fen
 
 
-@pytest.mark.parametrize("variant", COVERED)
-def test_the_searches_agree_without_reductions(variant: str) -> None:
-    """Depths 0-1 reduce nothing (reductions start at depth 2), so alpha-beta gives the
-    exact value whatever the move order: the two searches must match."""
+def both_searches(
+    variant: str, seed: int, depth: int, window: tuple[int, int]
+) -> Iterator[tuple[Board, list[int]]]:
+    """For each of 25 random positions of ``variant``: the table search's value and the
+    bitboard search's, ``depth`` plies deep within ``window``, each from fresh tables."""
     rules = get_variant(variant)
     t = compile_tables(rules)
     position = bitboard_position(rules, t)
     pst, extra = evaluation_tables(rules)
     maxc = int(t.rules[L.R_MAXC])
     cells = len(t.rays)
-    for board in random_positions(variant, 25, seed=11):
-        for depth in (0, 1):
-            values = []
-            for bitboards in (None, position):
-                context = SearchContext(cells, maxc, 1, bitboards)
-                context.new_search()
-                context.stats[S_NO_MOVE] = MATE if rules.giveaway else -MATE
-                sq = board.cells.copy()
-                values.append(
-                    context.run(
-                        t,
-                        sq,
-                        board.turn,
-                        board.zobrist_hash(),
-                        depth,
-                        0,
-                        -INFINITY,
-                        INFINITY,
-                        pst,
-                        extra,
-                    )
-                )
-                assert np.array_equal(sq, board.cells)  # the table search restores it
+    for board in random_positions(variant, 25, seed=seed):
+        values = []
+        for bitboards in (None, position):
+            context = SearchContext(cells, maxc, 1, bitboards)
+            context.new_search()
+            context.stats[S_NO_MOVE] = MATE if rules.giveaway else -MATE
+            sq = board.cells.copy()
+            key = board.zobrist_hash()
+            values.append(context.run(t, sq, board.turn, key, depth, 0, *window, pst, extra))
+            assert np.array_equal(sq, board.cells)  # the table search restores it
+        yield board, values
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_the_searches_agree_without_reductions(variant: str) -> None:
+    """Depths 0-1 reduce nothing (reductions start at depth 2), so alpha-beta gives the
+    exact value whatever the move order: the two searches must match."""
+    for depth in (0, 1):
+        for board, values in both_searches(variant, 11, depth, (-INFINITY, INFINITY)):
             assert values[0] == values[1], (board.fen, depth)
 
 
 @pytest.mark.parametrize("variant", COVERED)
 def test_the_searches_cut_alike_on_null_windows(variant: str) -> None:
-    """One ply from the leaves on a null window (where reverse futility and razoring judge a
-    node on its static value), the two searches fail to the same side (their bounds may
-    differ: each is the best one its own move order found)."""
-    rules = get_variant(variant)
-    t = compile_tables(rules)
-    position = bitboard_position(rules, t)
-    pst, extra = evaluation_tables(rules)
-    maxc = int(t.rules[L.R_MAXC])
-    cells = len(t.rays)
-    for board in random_positions(variant, 25, seed=12):
-        for alpha in (-400, -150, -60, -20, 0, 20, 60, 150, 400):
-            values = []
-            for bitboards in (None, position):
-                context = SearchContext(cells, maxc, 1, bitboards)
-                context.new_search()
-                context.stats[S_NO_MOVE] = MATE if rules.giveaway else -MATE
-                sq = board.cells.copy()
-                key = board.zobrist_hash()
-                values.append(
-                    context.run(t, sq, board.turn, key, 1, 0, alpha, alpha + 1, pst, extra)
-                )
+    """One ply from the leaves on a null window (where reverse futility judges a node on
+    its static value), the two searches fail to the same side (their bounds may differ:
+    each is the best one its own move order found)."""
+    for alpha in (-400, -150, -60, -20, 0, 20, 60, 150, 400):
+        for board, values in both_searches(variant, 12, 1, (alpha, alpha + 1)):
             assert (values[0] > alpha) == (values[1] > alpha), (board.fen, alpha, values)
 
 
