@@ -220,3 +220,12 @@ def test_a_file_that_is_not_there_is_one_line(
     assert err == f"damier: error: No such file or directory: {missing}\n"
     status, _, err = run(capsys, "book", "show", "--variant", "russian", "--book", str(tmp_path))
     assert status == 1 and "Is a directory" in err and "Traceback" not in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from damier import __version__
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out == f"damier {__version__}\n"

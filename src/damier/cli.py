@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from damier import __version__
 from damier.board import PLAYER_NAMES, Board
 from damier.errors import FenError
 from damier.geometry import HexGeometry, RadialGeometry, geometry_of
@@ -551,6 +552,7 @@ def _positive_seconds(text: str) -> float:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``damier`` command."""
     parser = argparse.ArgumentParser(prog="damier", description="Draughts in every variant.")
+    parser.add_argument("--version", action="version", version=f"damier {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
     def position(sub: argparse.ArgumentParser) -> None:
