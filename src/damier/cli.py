@@ -509,8 +509,8 @@ def _counted(what: str, most: int, least: int = 1) -> Callable[[str], int]:
 
 _workers = _counted("processes", 64)
 _plies = _counted("plies", 100)
-_level = _counted("level", 10)
 """A search depth (the engine searches 120 plies at the most)."""
+_level = _counted("level", 10)
 
 
 def _threads(text: str) -> int:
