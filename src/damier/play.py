@@ -86,6 +86,9 @@ def play_in_terminal(
 ) -> int:
     """Run a game until it ends or a player quits; returns 0."""
     players = get_variant(variant).players
+    if pdn_path:  # a file that cannot be written is said before the game, not after it
+        with open(pdn_path, "a", encoding="utf-8"):
+            pass
     timer = parse_clock(clock, players=players)
     if timer is not None and not 0 < timer.control.base < float("inf"):
         # (A clock of nothing would lose the game on time before its first move.)
@@ -146,7 +149,12 @@ def play_in_terminal(
         say(_result_line(game.result))
     if pdn_path:
         names = {tag: tag for tag in NAMES[: game.variant.players]}
-        with open(pdn_path, "w", encoding="utf-8") as handle:
-            handle.write(write_pdn(game, names))
+        record = write_pdn(game, names)
+        try:
+            with open(pdn_path, "w", encoding="utf-8") as handle:
+                handle.write(record)
+        except OSError as error:  # the game is not lost: it is shown instead
+            say(f"cannot write {pdn_path} ({error.strerror}); the game:\n{record}")
+            return 1
         say(f"saved to {pdn_path}")
     return 0

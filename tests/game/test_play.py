@@ -238,3 +238,38 @@ def test_a_clock_without_time_is_refused_before_the_game(clock: str) -> None:
 
     with pytest.raises(ValueError, match="give some time"):
         play_in_terminal("russian", clock=clock)
+
+
+def test_a_record_that_cannot_be_written_is_said_before_the_game(tmp_path: Path) -> None:
+    from damier.play import play_in_terminal
+
+    with pytest.raises(OSError):
+        play_in_terminal("russian", pdn_path=str(tmp_path / "no-such-folder" / "game.pdn"))
+
+
+def test_a_record_that_cannot_be_written_at_the_end_is_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing is lost when the file went away during the game: the record is printed."""
+    import io
+
+    from damier.play import play_in_terminal
+
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / "game.pdn"
+
+    class Moves(io.StringIO):
+        def readline(self, *args: object) -> str:  # the folder is gone after the first move
+            line = super().readline()
+            if line == "quit\n":
+                path.unlink()
+                folder.rmdir()
+            return line
+
+    out = io.StringIO()
+    status = play_in_terminal(
+        "russian", pdn_path=str(path), stdin=Moves("22-18\nquit\n"), stdout=out
+    )
+    assert status == 1
+    assert "cannot write" in out.getvalue() and "1. 22-18 *" in out.getvalue()
