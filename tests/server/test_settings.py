@@ -58,3 +58,9 @@ def test_a_database_url_gets_its_asyncio_driver(url: str, expected: str) -> None
 def test_a_database_the_server_cannot_run_on_is_refused(url: str) -> None:
     with pytest.raises(SettingsError, match="database"):
         async_url(url)
+
+
+def test_a_url_that_does_not_parse_is_not_repeated_with_its_password() -> None:
+    with pytest.raises(SettingsError) as refused:
+        async_url("postgres//me:hunter2@db.example/damier")
+    assert "hunter2" not in str(refused.value) and "db.example/damier" in str(refused.value)

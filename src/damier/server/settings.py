@@ -159,8 +159,10 @@ def async_url(url: str) -> str:
     try:
         parsed = make_url(url)
     except ArgumentError:
+        # (What stands before an "@" may hold a password: it is not repeated.)
+        shown = f"...@{url.rsplit('@', 1)[1]}" if "@" in url else url
         raise SettingsError(
-            f"database {url!r}: not a database URL (sqlite:///path or postgresql://...)"
+            f"database {shown!r}: not a database URL (sqlite:///path or postgresql://...)"
         ) from None
     backend = parsed.get_backend_name()
     if backend not in ASYNC_DRIVERS:
