@@ -229,3 +229,21 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert stopped.value.code == 0
     assert capsys.readouterr().out == f"damier {__version__}\n"
+
+
+@pytest.mark.parametrize("seats", ["purple", "white,red", ""])
+def test_play_names_the_computers_players(capsys: pytest.CaptureFixture[str], seats: str) -> None:
+    status, out, err = run(capsys, "play", "--computer", seats or ",")
+    assert status == 2 and not out
+    assert err.startswith("damier: error: --computer") and "name white, black or all" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"), [("--level", "11", "out of range"), ("--think", "0", "above 0")]
+)
+def test_play_refuses_a_bad_level_or_thinking_time(
+    capsys: pytest.CaptureFixture[str], option: str, value: str, message: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "--computer", "black", option, value])
+    assert stopped.value.code == 2 and message in capsys.readouterr().err

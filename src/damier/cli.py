@@ -443,9 +443,19 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from damier.play import play_in_terminal
+    from damier.play import parse_seats, play_in_terminal
 
-    return play_in_terminal(_variant(args), args.fen, args.clock, args.pdn)
+    variant = _variant(args)
+    computer = parse_seats(args.computer, variant.players) if args.computer else frozenset()
+    return play_in_terminal(
+        variant,
+        args.fen,
+        args.clock,
+        args.pdn,
+        computer=computer,
+        level=args.level,
+        think=args.think,
+    )
 
 
 def _compile(args: argparse.Namespace) -> int:
@@ -669,8 +679,27 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("-o", "--output", help="write here instead of standard output")
     convert.set_defaults(run=_pdn_convert)
 
-    play = commands.add_parser("play", help="two players at one keyboard")
+    from damier.play import THINK
+
+    play = commands.add_parser(
+        "play", help="play at the terminal: two players at one keyboard, or against the computer"
+    )
     position(play)
+    play.add_argument(
+        "--computer",
+        default=None,
+        metavar="PLAYERS",
+        help="the players the computer plays: black, white, white,black or all (on a "
+        "multi-player board, its colours)",
+    )
+    play.add_argument("--level", type=_level, default=10, help="the computer's level, 1-10")
+    play.add_argument(
+        "--think",
+        type=_positive_seconds,
+        default=THINK,
+        help=f"the most the computer thinks on a move, in seconds (default {THINK:g}; less "
+        "when its clock runs short)",
+    )
     play.add_argument(
         "--clock",
         default=None,

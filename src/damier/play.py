@@ -1,23 +1,44 @@
 """``damier play``: two people (or, on a multi-player board, up to eight) at one keyboard,
-with the board, the legal moves, a clock and the result in the terminal."""
+or against the computer, with the board, the legal moves, a clock and the result in the
+terminal."""
 
 from __future__ import annotations
 
 import re
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Collection
+from typing import TYPE_CHECKING, TextIO
 
+from damier.board import PLAYER_NAMES
 from damier.clock import Clock
 from damier.errors import IllegalMoveError
 from damier.game import Game, Result
 from damier.notation.pdn import PLAYER_TAGS, write_pdn
 from damier.rules import Variant, get_variant
 
+if TYPE_CHECKING:
+    from damier.engine import Engine
+
 HELP = "Type a move (32-28, 28x19 or a full path), or: undo, draw (offer or accept), resign, quit."
 NAMES = PLAYER_TAGS
 """Each player's name on screen: White, Black, Red, ..."""
+THINK = 1.0
+"""The most the computer thinks on a move by default (seconds), as on the platform."""
+
+
+def parse_seats(text: str, players: int) -> frozenset[int]:
+    """The players the computer plays, from ``black``, ``white,black`` or ``all`` (on a
+    multi-player board, its colours: ``red,green``)."""
+    names = PLAYER_NAMES[:players]
+    if text.strip().lower() == "all":
+        return frozenset(range(players))
+    seats = set()
+    for word in text.lower().split(","):
+        if word.strip() not in names:
+            raise ValueError(f"--computer {text!r}: name {', '.join(names)} or all")
+        seats.add(names.index(word.strip()))
+    return frozenset(seats)
 
 
 def parse_clock(
@@ -83,8 +104,13 @@ def play_in_terminal(
     pdn_path: str | None = None,
     stdin: TextIO = sys.stdin,
     stdout: TextIO = sys.stdout,
+    computer: Collection[int] = (),
+    level: int = 10,
+    think: float = THINK,
 ) -> int:
-    """Run a game until it ends or a player quits; returns 0."""
+    """Run a game until it ends or a player quits; returns 0. ``computer``: the players
+    the engine plays, at ``level``, thinking at most ``think`` seconds a move (less when
+    the clock runs short)."""
     players = get_variant(variant).players
     if pdn_path:  # a file that cannot be written is said before the game, not after it
         with open(pdn_path, "a", encoding="utf-8"):
@@ -98,12 +124,25 @@ def play_in_terminal(
     def say(text: str = "") -> None:
         print(text, file=stdout, flush=True)
 
+    engine = _engine(game.variant, level, say) if computer else None
     say(f"{game.variant.title}. {HELP}")
     while game.result is None:
         say()
         say(str(game.board))
         if game.clock is not None:
             say("    " + _clock_line(game))
+        if engine is not None and game.turn in computer:
+            if game.draw_offer is not None and game.draw_offer not in computer:
+                say(f"{NAMES[game.turn]} (the computer) declines the draw and plays on")
+                game.decline_draw(game.turn)
+            move = _computer_move(game, engine, level, think)
+            say(f"{NAMES[game.turn]} (the computer, level {level}) plays {move}")
+            try:
+                game.push(move)
+            except ValueError as error:  # the game ended on time
+                say(str(error))
+            game.check_time()
+            continue
         say("    moves: " + " ".join(m.notation for m in game.board.legal_moves))
         if game.draw_offer is not None:
             say(_offer_line(game))
@@ -124,6 +163,9 @@ def play_in_terminal(
         elif command == "undo":
             try:
                 game.undo()
+                # Against the computer, back to the last position a person was to move in.
+                while game.turn in computer and len(game.board.move_stack) > 0:
+                    game.undo()
             except IndexError as error:
                 say(f"cannot undo: {error}")
         elif command == "resign":
@@ -148,7 +190,10 @@ def play_in_terminal(
         say(str(game.board))
         say(_result_line(game.result))
     if pdn_path:
-        names = {tag: tag for tag in NAMES[: game.variant.players]}
+        names = {
+            tag: f"Damier (level {level})" if seat in computer else tag
+            for seat, tag in enumerate(NAMES[: game.variant.players])
+        }
         record = write_pdn(game, names)
         try:
             with open(pdn_path, "w", encoding="utf-8") as handle:
@@ -158,3 +203,32 @@ def play_in_terminal(
             return 1
         say(f"saved to {pdn_path}")
     return 0
+
+
+def _engine(variant: Variant, level: int, say: Callable[[str], None]) -> Engine:
+    """The computer's engine, its compiled code made ready first (and said, if that means
+    compiling; a variant file's engine compiles at its first search)."""
+    from damier.compiled import load_engine
+    from damier.engine import Engine
+    from damier.rules.variants import UnknownVariantError
+
+    try:
+        known = get_variant(variant.name) == variant
+    except UnknownVariantError:
+        known = False
+    if known:
+        load_engine(variant.name, say)
+    return Engine(variant, level=level)
+
+
+def _computer_move(game: Game, engine: Engine, level: int, think: float) -> str:
+    """The engine's move for the player to move, in the time its clock allows."""
+    from damier.engine import move_time
+
+    remaining = increment = None
+    if game.clock is not None:
+        remaining = game.clock.remaining(game.turn)
+        increment = game.clock.control.increment
+    seconds = move_time(level, think, remaining, increment or 0.0)
+    best = engine.search(game.board.copy(), time=seconds).best_move
+    return (best or game.board.legal_moves[0]).notation

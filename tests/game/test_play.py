@@ -273,3 +273,55 @@ def test_a_record_that_cannot_be_written_at_the_end_is_shown(
     )
     assert status == 1
     assert "cannot write" in out.getvalue() and "1. 22-18 *" in out.getvalue()
+
+
+def _play_against(text: str, *, variant: str = "russian", **options: object) -> str:
+    """What ``damier play`` prints for a game with the computer in it, the people's lines
+    read from ``text``."""
+    import io
+
+    from damier.play import play_in_terminal
+
+    out = io.StringIO()
+    assert play_in_terminal(variant, stdin=io.StringIO(text), stdout=out, **options) == 0  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def test_the_computer_finds_the_shot(tmp_path: Path) -> None:
+    # The position of test_forced_win_from_a_position, the computer playing White.
+    record = tmp_path / "shot.pdn"
+    screen = _play_against(
+        "7x16\n", fen="W:W15,16,20:B7,8", computer={0}, think=0.5, pdn_path=str(record)
+    )
+    assert "White (the computer, level 10) plays 16-11" in screen
+    assert "White (the computer, level 10) plays 20x4" in screen
+    assert "result: 2-0 (White wins: no pieces)" in screen
+    pdn = read_pdn(record.read_text(encoding="utf-8"))[0]
+    assert pdn.tags["White"] == "Damier (level 10)" and pdn.tags["Black"] == "Black"
+    assert [n.text for n in pdn.moves] == ["16-11", "7x16", "20x4"]
+
+
+def test_undo_takes_back_the_computers_reply_too() -> None:
+    screen = _play_against("32-28\nundo\nquit\n", variant="international", computer={1}, level=1)
+    assert screen.count("Black (the computer, level 1) plays") == 1
+    last = screen.rsplit("moves:", 1)[1].splitlines()[0].split()
+    assert len(last) == 9 and "32-28" in last  # the start again, White to move
+    assert screen.rstrip().endswith("White> the game is left unfinished")
+
+
+def test_the_computer_declines_a_draw_and_plays_on() -> None:
+    screen = _play_against("draw\n22-18\nquit\n", computer={1}, level=1)
+    assert "White offers a draw" in screen
+    assert "Black (the computer) declines the draw and plays on" in screen
+    assert "Black (the computer, level 1) plays" in screen
+
+
+def test_the_computer_plays_both_sides_to_the_end(tmp_path: Path) -> None:
+    record = tmp_path / "self.pdn"
+    screen = _play_against(
+        "", fen="W:W21,22,23:B10,11,12", computer={0, 1}, level=1, pdn_path=str(record)
+    )
+    assert "result: " in screen and "the game is left unfinished" not in screen
+    pdn = read_pdn(record.read_text(encoding="utf-8"))[0]
+    game = pdn.replay()  # every move the computer played is legal, and the record whole
+    assert game.result is not None and pdn.result in ("2-0", "1-1", "0-2")

@@ -135,6 +135,18 @@ def time_budget(remaining: float, increment: float = 0.0, moves_to_go: int | Non
     return max(0.01, min(share, remaining * 0.4 if moves_to_go != 1 else remaining * 0.9))
 
 
+def move_time(
+    level: int, most: float, remaining: float | None = None, increment: float = 0.0
+) -> float:
+    """Seconds for the computer's move in a game: the level's limit, ``most`` (what the
+    front end allows a move), and with a clock, the share of ``remaining`` that
+    :func:`time_budget` gives; never less than a hundredth of a second."""
+    seconds = min(LEVELS[level].seconds, most)
+    if remaining is not None:
+        seconds = min(seconds, time_budget(max(remaining, 0.0), increment))
+    return max(seconds, 0.01)
+
+
 class Engine:
     """A searcher for one variant at one level (1-10; 10 is the full engine)."""
 

@@ -15,8 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from damier.board import Board
 from damier.compiled import WARMUP, Warmup
-from damier.engine import Engine, Info, time_budget
-from damier.engine.levels import LEVELS
+from damier.engine import Engine, Info, move_time
 from damier.kernel.jit import watch_compilation
 
 
@@ -37,10 +36,7 @@ class ComputerPool:
 
     def think_time(self, level: int, remaining: float | None, increment: float = 0.0) -> float:
         """Seconds for one move: the level's limit, the server's cap, and the clock."""
-        seconds = min(LEVELS[level].seconds, self.max_seconds)
-        if remaining is not None:
-            seconds = min(seconds, time_budget(max(remaining, 0.0), increment))
-        return max(seconds, 0.01)
+        return move_time(level, self.max_seconds, remaining, increment)
 
     async def best_move(self, board: Board, level: int, seconds: float) -> str | None:
         """The notation of the computer's move in ``board`` (a copy the caller gives up)."""
