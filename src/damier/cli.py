@@ -10,6 +10,7 @@ import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from damier import __version__
 from damier.board import PLAYER_NAMES, Board
@@ -27,6 +28,9 @@ from damier.notation.pdn import (
 from damier.rules import Variant, all_variants, get_variant
 from damier.rules.multiplayer import MULTIPLAYER
 from damier.rules.variants import UnknownVariantError
+
+if TYPE_CHECKING:
+    from damier.engine import Info
 
 
 def _variant(args: argparse.Namespace) -> Variant:
@@ -278,6 +282,60 @@ def _pdn_convert(args: argparse.Namespace) -> int:
             handle.write(text)
     else:
         sys.stdout.write(text)
+    return 1 if failures else 0
+
+
+def _pdn_annotate(args: argparse.Namespace) -> int:
+    """Every game of a file with the engine's review (:func:`damier.review.annotate`)."""
+    from damier.compiled import load_engine
+    from damier.engine import Engine
+    from damier.review import annotate
+
+    def say(text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
+
+    records = read_pdn(_read_file(args.file))
+    if args.output:  # a file that cannot be written is said before the searches, not after
+        _write_text(args.output, "")
+    engines: dict[str, Engine] = {}
+
+    def search(board: Board) -> Info:
+        name = board.variant.name
+        if name not in engines:
+            load_engine(name, say)
+            engines[name] = Engine(board.variant, level=10)
+        return engines[name].search(board, time=args.seconds, depth=args.depth)
+
+    out, failures = [], 0
+    for number, record in enumerate(records, start=1):
+        where = f"game {number} (line {record.line})"
+        started = time.perf_counter()
+        try:
+            if record.errors:
+                raise record.errors[0]
+            if record.variant(args.variant).players > 2:
+                raise ValueError("a review is for two players' games")
+            game = annotate(record, search, args.variant)
+        except (PdnError, UnknownVariantError, ValueError) as error:
+            failures += 1
+            say(f"{where}: skipped: {error}")
+            continue
+        game.tags["Annotator"] = f"Damier {__version__}, {args.seconds:g} s a position"
+        glyphs = [glyph for node in game.moves for glyph in node.nags]
+        counts = ", ".join(
+            f"{glyphs.count(glyph)} {name if glyphs.count(glyph) == 1 else plural}"
+            for glyph, name, plural in (
+                ("??", "blunder", "blunders"),
+                ("?", "mistake", "mistakes"),
+                ("?!", "inaccuracy", "inaccuracies"),
+            )
+        )
+        say(f"{where}: {len(game.moves)} moves in {time.perf_counter() - started:.1f} s: {counts}")
+        out.append(dump_pdn(game))
+    if args.output:
+        _write_text(args.output, "\n".join(out))
+    else:
+        sys.stdout.write("\n".join(out))
     return 1 if failures else 0
 
 
@@ -678,6 +736,17 @@ def build_parser() -> argparse.ArgumentParser:
     convert.add_argument("--variant", default="international", help="when no tag names it")
     convert.add_argument("-o", "--output", help="write here instead of standard output")
     convert.set_defaults(run=_pdn_convert)
+    annotate = pdn_commands.add_parser(
+        "annotate", help="the engine's review of every game: values, glyphs and better lines"
+    )
+    annotate.add_argument("file")
+    annotate.add_argument("--variant", default="international", help="when no tag names it")
+    annotate.add_argument("-o", "--output", help="write here instead of standard output")
+    annotate.add_argument(
+        "--seconds", type=_positive_seconds, default=0.5, help="search time a position (0.5)"
+    )
+    annotate.add_argument("--depth", type=_plies, default=30, help="deepest search a position")
+    annotate.set_defaults(run=_pdn_annotate)
 
     from damier.play import THINK
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from damier.server.services.review import BLUNDER, judge
+from damier.review import BLUNDER, judge
 from tests.puzzles.conftest import MISSED_LINE, missed_shot_game, play_from
 from tests.server.conftest import another, open_game, sign_in
 

@@ -1,24 +1,11 @@
-"""The review of a finished game: the full engine's verdict on every position, and how
-much each played move lost against the engine's best move.
+"""The review of a finished game on the platform: the full engine's verdict on every
+position and what each played move lost (:mod:`damier.review`), and the shots missed.
 
 Every position of the game (the start, and the position after each move) is searched by
 ``Engine(variant, level=10)`` in the computer pool's threads (never on the event loop), one
 position per job so that the computer opponents' searches interleave with a review's. The
 budget per position is :data:`SECONDS` (at most the server's ``engine_seconds``) and
-:data:`DEPTH` plies, whichever comes first. A position with a single legal move is not
-searched itself: the engine looks past the forced moves (a forced capture sequence) and the
-position takes the value of the first one with a choice.
-
-Scores are for White, in hundredths of a man. A forced win ``n`` plies deep is ``mate: n``
-(positive: White wins; negative: Black wins) and scores ``±(MATE_SCORE - n)``, so a graph
-and the losses can use ``score`` alone; a finished position (no legal move) has
-``mate: 0`` and ``score: ±MATE_SCORE``.
-
-The loss of a move is how much worse, for the player who made it, the position after it
-is than the position before it (whose value is that of the engine's best move); a move the
-engine would have played, or the only legal move, loses nothing. Classes by loss:
-``good`` below :data:`INACCURACY`, ``inaccuracy`` below :data:`MISTAKE`, ``mistake``
-below :data:`BLUNDER`, ``blunder`` from :data:`BLUNDER` (a man) up.
+:data:`DEPTH` plies, whichever comes first.
 
 The blunders made in a position won for the mover then go to the puzzle finder
 (``services.shots``): the review lists the shots it confirms, to find again in the trainer
@@ -41,8 +28,16 @@ from pydantic import BaseModel
 from sqlalchemy import select
 
 from damier.board import Board, Move
-from damier.engine import Info
 from damier.puzzles import Criteria
+from damier.review import (
+    BLUNDER,
+    INACCURACY,
+    MISTAKE,
+    Judgement,
+    Verdict,
+    move_judgements,
+    verdict_steps,
+)
 from damier.server.i18n import tr
 from damier.server.schemas import COLORS, Color, MoveView
 from damier.server.services.context import Services
@@ -57,20 +52,8 @@ SECONDS = 0.2
 """Search time per position (capped by the server's ``engine_seconds``)."""
 DEPTH = 14
 """Deepest iteration per position (plies; captures are always played out)."""
-MATE_SCORE = 10_000
-"""The score of a finished position; a forced win ``n`` plies away scores ``MATE_SCORE - n``."""
-MAX_SCORE = MATE_SCORE - 1_000
-"""Scores of positions without a forced result are kept below this."""
-INACCURACY = 25
-MISTAKE = 50
-BLUNDER = 100
-"""Loss thresholds, in hundredths of a man: half a man is a mistake, a man a blunder."""
 KEPT = 256
 """Finished reviews kept in memory per process (the oldest go first)."""
-FORCED_LOOKAHEAD = 40
-"""How many forced moves the review follows from a position with a single legal move."""
-
-Judgement = Literal["good", "inaccuracy", "mistake", "blunder"]
 
 
 class PositionReview(BaseModel):
@@ -224,15 +207,6 @@ async def _run(reviews: Reviews, job: _Job, game: GameRow, notations: list[str])
         job.error = str(error) or type(error).__name__
 
 
-@dataclass
-class _Verdict:
-    score: int
-    mate: int | None
-    depth: int
-    best: Move | None
-    pv: list[str]
-
-
 async def _review(services: Services, job: _Job, game: GameRow, notations: list[str]) -> Review:
     board = Board(game.variant, fen=game.start_fen)
     boards = [board.copy()]
@@ -241,11 +215,10 @@ async def _review(services: Services, job: _Job, game: GameRow, notations: list[
         played.append(board.push(notation))
         boards.append(board.copy())
     seconds = min(SECONDS, services.settings.engine_seconds)
-    verdicts: dict[str, _Verdict] = {}
-    results: list[_Verdict] = [None] * len(boards)  # type: ignore[list-item]
-    # From the end: a forced position takes the value of a later one, often already known.
-    for ply in range(len(boards) - 1, -1, -1):
-        results[ply] = await _judge(services, boards[ply], seconds, verdicts)
+    verdicts: dict[str, Verdict] = {}
+    results: list[Verdict] = []
+    for positioned in reversed(boards):  # from the end: see damier.review
+        results.insert(0, await _judge(services, positioned, seconds, verdicts))
         job.done += 1
     positions = [
         PositionReview(
@@ -256,30 +229,22 @@ async def _review(services: Services, job: _Job, game: GameRow, notations: list[
             mate=verdict.mate,
             depth=verdict.depth,
             best=move_view(verdict.best) if verdict.best is not None else None,
-            pv=verdict.pv,
+            pv=list(verdict.pv),
         )
         for ply, (positioned, verdict) in enumerate(zip(boards, results, strict=True))
     ]
-    moves = []
-    for ply, move in enumerate(played, start=1):
-        before, after = results[ply - 1], results[ply]
-        mover = boards[ply - 1].turn
-        forced = len(boards[ply - 1].legal_moves) == 1
-        sign = 1 if mover == 0 else -1
-        loss = max(0, sign * (before.score - after.score))
-        if forced or (before.best is not None and move == before.best):
-            loss = 0
-        moves.append(
-            MoveReview(
-                ply=ply,
-                notation=move.notation,
-                color=COLORS[mover],
-                best=before.best.notation if before.best is not None else None,
-                loss=loss,
-                judgement=judge(loss),
-                forced=forced,
-            )
+    moves = [
+        MoveReview(
+            ply=judged.ply,
+            notation=judged.move.notation,
+            color=COLORS[judged.mover],
+            best=judged.best.notation if judged.best is not None else None,
+            loss=judged.loss,
+            judgement=judged.judgement,
+            forced=judged.forced,
         )
+        for judged in move_judgements(boards, played, results)
+    ]
     shots: list[MissedShot] = []
     if can_have_shots(game.variant):
         candidates = _shot_candidates(game, boards, played, results, moves)
@@ -301,7 +266,7 @@ def _shot_candidates(
     game: GameRow,
     boards: list[Board],
     played: list[Move],
-    results: list[_Verdict],
+    results: list[Verdict],
     moves: list[MoveReview],
 ) -> list[Candidate]:
     """The blunders made in a position the engine found won for the mover by a puzzle's
@@ -335,72 +300,16 @@ async def _missed_shots(
         return []
 
 
-def judge(loss: int) -> Judgement:
-    """The class of a move that lost ``loss`` hundredths of a man."""
-    if loss >= BLUNDER:
-        return "blunder"
-    if loss >= MISTAKE:
-        return "mistake"
-    if loss >= INACCURACY:
-        return "inaccuracy"
-    return "good"
-
-
 async def _judge(
-    services: Services, board: Board, seconds: float, verdicts: dict[str, _Verdict]
-) -> _Verdict:
-    """The verdict on one position (from White's side), following its forced moves."""
-    known = verdicts.get(board.fen)
-    if known is not None:
-        return known
-    line = board.copy()
-    forced: list[Move] = []
-    while len(line.legal_moves) == 1 and len(forced) < FORCED_LOOKAHEAD:
-        forced.append(line.push(line.legal_moves[0]))
-        later = verdicts.get(line.fen)
-        if later is not None:
-            verdict = _prepend(later, forced)
-            verdicts[board.fen] = verdict
-            return verdict
-    info = await services.computer.analyse(line.copy(), seconds, DEPTH)
-    verdict = _prepend(_from_info(info, line.turn), forced)
-    verdicts[board.fen] = verdict
-    return verdict
-
-
-def _from_info(info: Info, turn: int) -> _Verdict:
-    sign = 1 if turn == 0 else -1
-    if info.mate is not None:
-        plies = abs(info.mate)
-        mover_wins = info.score > 0
-        score = sign * (MATE_SCORE - plies) * (1 if mover_wins else -1)
-        mate: int | None = plies if score > 0 else -plies
-    else:
-        score = sign * max(-MAX_SCORE, min(MAX_SCORE, info.score))
-        mate = None
-    return _Verdict(
-        score=score,
-        mate=mate,
-        depth=info.depth,
-        best=info.best_move,
-        pv=[move.notation for move in info.pv],
-    )
-
-
-def _prepend(verdict: _Verdict, forced: list[Move]) -> _Verdict:
-    """The verdict on a position ``len(forced)`` forced moves before one known."""
-    if not forced:
+    services: Services, board: Board, seconds: float, verdicts: dict[str, Verdict]
+) -> Verdict:
+    """The verdict on one position (:func:`damier.review.verdict_steps`), its search in
+    the computer pool."""
+    steps = verdict_steps(board, verdicts)
+    try:
+        position = next(steps)
+        while True:
+            position = steps.send(await services.computer.analyse(position, seconds, DEPTH))
+    except StopIteration as done:
+        verdict: Verdict = done.value
         return verdict
-    steps = len(forced)
-    score, mate = verdict.score, verdict.mate
-    if mate is not None:
-        plies = abs(mate) + steps
-        mate = plies if score > 0 else -plies
-        score = (MATE_SCORE - plies) * (1 if score > 0 else -1)
-    return _Verdict(
-        score=score,
-        mate=mate,
-        depth=verdict.depth,
-        best=forced[0],
-        pv=[move.notation for move in forced] + verdict.pv,
-    )
