@@ -858,3 +858,11 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.variant.name!r}, fen={self.fen!r})\n{self}"
+
+    def _repr_svg_(self) -> str:
+        """The board as a picture in Jupyter, its last move highlighted
+        (:func:`damier.render.svg.svg` draws it with more choices)."""
+        from damier.render.svg import svg
+
+        moves = self.move_stack
+        return svg(self, lastmove=moves[-1] if moves else None)

@@ -122,6 +122,15 @@ def _no_move_reason(board: Board) -> str:
 
 def _show(args: argparse.Namespace) -> int:
     board = _board(args)
+    if args.svg or args.output:
+        from damier.render.svg import svg
+
+        picture = svg(board, size=args.size, flipped=args.flipped)
+        if args.output:
+            _write_text(args.output, picture)
+        else:
+            sys.stdout.write(picture)
+        return 0
     print(board)
     print(f"    {board.fen}")
     return 0
@@ -640,8 +649,14 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--json", action="store_true")
     moves.set_defaults(run=_moves)
 
-    show = commands.add_parser("show", help="draw the board")
+    show = commands.add_parser("show", help="draw the board (as text, or an SVG picture)")
     position(show)
+    show.add_argument("--svg", action="store_true", help="an SVG picture on standard output")
+    show.add_argument("-o", "--output", help="write the SVG picture to this file")
+    show.add_argument(
+        "--size", type=_counted("pixels", 10_000, 16), default=400, help="SVG width (400)"
+    )
+    show.add_argument("--flipped", action="store_true", help="SVG: Black at the bottom")
     show.set_defaults(run=_show)
 
     variants = commands.add_parser("variants", help="the variants and their main rules")

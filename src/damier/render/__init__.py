@@ -1,1 +1,2 @@
-"""Drawing boards: text for terminals (SVG for the platform comes with it)."""
+"""Drawing boards: text for terminals (:mod:`.text`), SVG pictures (:mod:`.svg`), and
+what every drawing needs from a geometry (:mod:`.shapes`)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 
 from fastapi import APIRouter
@@ -10,12 +9,11 @@ from fastapi import APIRouter
 from damier.board import Board
 from damier.geometry import (
     Geometry,
-    HexGeometry,
     Point,
-    RadialGeometry,
     SquareGeometry,
     geometry_of,
 )
+from damier.render.shapes import bounds, cell_shade, centroid, unplayable_polygons
 from damier.rules import Variant, all_variants, get_variant
 from damier.rules.description import BoardKind, Topology
 from damier.rules.explain import explain
@@ -79,10 +77,6 @@ def _rules(variant: Variant) -> dict[str, str | bool | int | list[str]]:
     }
 
 
-def _centroid(points: tuple[Point, ...]) -> Point:
-    return sum(x for x, _ in points) / len(points), sum(y for _, y in points) / len(points)
-
-
 def _seat_angles(variant: Variant, geometry: Geometry, centre: Point) -> list[float]:
     """Each seat's turn of the drawing that brings its men of the start position (its own
     side) to the bottom: the angle from the centre to their centroid, made to point down,
@@ -95,7 +89,7 @@ def _seat_angles(variant: Variant, geometry: Geometry, centre: Point) -> list[fl
         if not own:
             angles.append(0.0)
             continue
-        x, y = _centroid(tuple(_centroid(geometry.polygons[c]) for c in own))
+        x, y = centroid(tuple(centroid(geometry.polygons[c]) for c in own))
         down = math.degrees(math.atan2(x - centre[0], y - centre[1]))
         step = 180.0 / variant.players
         angles.append(round(down / step) * step % 360.0)
@@ -120,19 +114,12 @@ def _geometry(variant: Variant) -> GeometryView:
                 row=row,
                 column=column,
                 polygon=[[float(x), float(y)] for x, y in polygon],
-                shade=_shade(geometry, cell),
+                shade=cell_shade(geometry, cell),
             )
         )
-    playable = {_key(polygon) for polygon in geometry.polygons}
-    full = geometry_of(dataclasses.replace(variant, board=BoardKind.ALL))
-    background = [
-        [[float(x), float(y)] for x, y in polygon]
-        for polygon in full.polygons
-        if _key(polygon) not in playable
-    ]
-    xs = [x for polygon in full.polygons for x, _ in polygon]
-    ys = [y for polygon in full.polygons for _, y in polygon]
-    centre = ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2)
+    background = [[[float(x), float(y)] for x, y in p] for p in unplayable_polygons(variant)]
+    left, top, right, bottom = bounds(variant)
+    centre = ((left + right) / 2, (top + bottom) / 2)
     return GeometryView(
         width=variant.width,
         height=variant.height,
@@ -143,27 +130,6 @@ def _geometry(variant: Variant) -> GeometryView:
         background=background,
         seat_angles=_seat_angles(variant, geometry, centre),
     )
-
-
-def _shade(geometry: Geometry, cell: int) -> int:
-    """The chequer colour of a cell: light or dark squares (a radial board's cell is dark
-    when its rank and file add up to an even number), three colours on the hexagon."""
-    if isinstance(geometry, SquareGeometry):
-        row, column = geometry.coordinates[cell]
-        return (row + column) % 2
-    if isinstance(geometry, RadialGeometry):
-        _, rank, file = geometry.coordinates[cell]
-        return 1 - (rank + file) % 2
-    if isinstance(geometry, HexGeometry):
-        row, column = geometry.coordinates[cell]
-        return (column - 3 * row) // 2 % 3
-    return 1
-
-
-def _key(polygon: tuple[Point, ...]) -> tuple[float, float]:
-    """A cell's place, to match the cells of two geometries of one board."""
-    x, y = _centroid(polygon)
-    return round(x, 3), round(y, 3)
 
 
 @router.get("", response_model=list[VariantInfo])
