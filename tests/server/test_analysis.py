@@ -123,6 +123,44 @@ def test_a_finished_position_has_no_moves_and_says_why(client: TestClient) -> No
     assert answer.json()["result"]
 
 
+def test_a_position_s_picture_with_its_last_move(client: TestClient) -> None:
+    import xml.etree.ElementTree as ET
+
+    from damier.render.svg import HIGHLIGHT, svg
+
+    answer = client.get(
+        "/api/analysis/picture.svg",
+        params={"variant": "russian", "move": "c3-d4", "flipped": "true", "size": "300"},
+    )
+    assert answer.status_code == 200
+    assert answer.headers["content-type"] == "image/svg+xml"
+    board = Board("russian")
+    last = board.push("c3-d4")
+    assert answer.text == svg(board, size=300, flipped=True, lastmove=last)
+    root = ET.fromstring(answer.text)
+    lit = [
+        e for e in root.iter("{http://www.w3.org/2000/svg}polygon") if e.get("fill") == HIGHLIGHT
+    ]
+    assert len(lit) == 2  # c3 and d4
+
+
+@pytest.mark.parametrize(
+    ("params", "reason"),
+    [
+        ({"variant": "nonesuch"}, "unknown variant"),
+        ({"variant": "russian", "fen": "W:W99:B1"}, "impossible position"),
+        ({"variant": "russian", "move": "c3-c4"}, "c3-c4"),
+        ({"variant": "russian", "size": "99999"}, "size"),
+        ({"variant": "x" * 65}, "variant"),
+    ],
+)
+def test_a_picture_of_no_position_is_refused(
+    client: TestClient, params: dict[str, str], reason: str
+) -> None:
+    answer = client.get("/api/analysis/picture.svg", params=params)
+    assert answer.status_code == 400 and reason in str(answer.json()["detail"])
+
+
 # -- PDN trees ---------------------------------------------------------------------------
 
 STUDY = """[Event "Study"]

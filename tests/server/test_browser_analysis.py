@@ -100,6 +100,13 @@ def test_editor_engine_lines_side_line_and_shared_link(people: Contexts) -> None
     link = page.input_value("#share-url")
     query = parse_qs(urlsplit(link).query)
     assert query["line"] == ["33-29"] and query["fen"] == [expected.fen]
+    # The board's picture: the position before the move, the move lit, drawn by the server.
+    picture = page.get_attribute("#picture", "href") or ""
+    query = parse_qs(urlsplit(picture).query)
+    assert query["fen"] == [expected.fen] and query["move"] == ["33-29"]
+    drawn = page.request.get(picture)
+    assert drawn.ok and drawn.headers["content-type"] == "image/svg+xml"
+    assert drawn.text().count('class="man"') + drawn.text().count('class="king"') == 10
     page.screenshot(path=str(SCREENSHOTS / "damier-analysis.png"), full_page=True)
     other = people.page()
     open_board(other, link)

@@ -1,6 +1,7 @@
 """The analysis board's API: positions (``POST /api/analysis/position``), PDN trees in and
-out (``/api/analysis/pdn``, ``/api/analysis/pdn/export``), and the engine's lines over the
-WebSocket ``/ws/analysis``.
+out (``/api/analysis/pdn``, ``/api/analysis/pdn/export``), a position's picture
+(``GET /api/analysis/picture.svg``), and the engine's lines over the WebSocket
+``/ws/analysis``.
 
 Socket messages from the page: ``{"type": "start", "variant", "fen", "moves", "lines",
 "book"}`` (``book``, true by default: a position of the engine's opening book is answered
@@ -22,15 +23,16 @@ import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Annotated, Any
 
 import anyio
 import anyio.to_thread
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Query, WebSocket
 from fastapi.responses import PlainTextResponse, Response
 from pydantic import BaseModel, ValidationError
 
 from damier.board import Board
+from damier.render.svg import svg
 from damier.server.deps import RateLimit
 from damier.server.i18n import localize, tr
 from damier.server.security import COOKIE
@@ -84,6 +86,35 @@ async def write_pdn_tree(tree: PdnTree) -> Response:
         await anyio.to_thread.run_sync(tree_pdn, tree, limiter=_PDN_THREADS),
         media_type="application/x-chess-pdn",
         headers={"Content-Disposition": 'attachment; filename="damier-analysis.pdn"'},
+    )
+
+
+@router.get(
+    "/api/analysis/picture.svg",
+    response_class=Response,
+    dependencies=[RateLimit],
+    responses={200: {"content": {"image/svg+xml": {}}, "description": "the board"}},
+)
+async def picture(
+    variant: Annotated[str, Query(max_length=64)],
+    fen: Annotated[str | None, Query(max_length=2000)] = None,
+    move: Annotated[str | None, Query(max_length=200)] = None,
+    flipped: bool = False,
+    size: Annotated[int, Query(ge=16, le=2000)] = 400,
+) -> Response:
+    """The position ``fen`` (or the start), after ``move`` when given (then highlighted),
+    as an SVG picture (:mod:`damier.render.svg`), to save or to put in a page."""
+
+    def draw() -> bytes:
+        board = position(variant, fen, [move] if move else []).board
+        last = board.move_stack[-1] if move and board.move_stack else None
+        return svg(board, size=size, flipped=flipped, lastmove=last).encode()
+
+    content = await anyio.to_thread.run_sync(draw, limiter=_PDN_THREADS)
+    return Response(
+        content,
+        media_type="image/svg+xml",
+        headers={"Content-Disposition": 'inline; filename="damier-position.svg"'},
     )
 
 

@@ -192,6 +192,7 @@ function render() {
   renderStatus();
   renderEngine();
   $("fen").value = node.fen;
+  $("picture").href = pictureUrl(node);
   $("legal-moves").replaceChildren(...(node.view?.legal_moves || []).map((move) => h("option", { value: move.notation })));
   $("promote").disabled = !node.parent || node.parent.children[0] === node;
   $("delete").disabled = !node.parent;
@@ -485,6 +486,17 @@ function shareUrl() {
   return `/analysis/${encodeURIComponent(page.variant)}${query ? `?${query}` : ""}`;
 }
 
+/** The board's picture (``GET /api/analysis/picture.svg``): the position, its last move
+ *  lit, turned as the board is. */
+function pictureUrl(node) {
+  const params = new URLSearchParams({ variant: page.variant });
+  const before = node.parent ? node.parent.fen : node.fen;
+  if (before !== page.detail.start_fen) params.set("fen", before);
+  if (node.parent) params.set("move", node.move.notation);
+  if (page.flipped) params.set("flipped", "true");
+  return `/api/analysis/picture.svg?${params}`;
+}
+
 async function share() {
   const url = new URL(shareUrl(), location.origin).href;
   const field = $("share-url");
@@ -547,6 +559,7 @@ function listen() {
     page.flipped = !page.flipped;
     $("flip").setAttribute("aria-pressed", String(page.flipped));
     page.board.setAngle(page.flipped ? 180 : 0);
+    $("picture").href = pictureUrl(page.current);
   };
   $("promote").onclick = () => {
     page.tree.promote(page.current);
