@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import sys
@@ -388,6 +389,51 @@ def _hub(args: argparse.Namespace) -> int:
 
     variant = HUB_VARIANTS.get(args.variant, args.variant)
     return run_hub(variant, args.level, threads=args.threads, book=args.book)
+
+
+def _bot(args: argparse.Namespace) -> int:
+    """An engine on a Damier platform (:mod:`damier.protocols.bot`)."""
+    import os
+
+    try:
+        import httpx
+    except ImportError:
+        raise ValueError("damier bot needs httpx: pip install 'damier[bot]'") from None
+    from damier.play import parse_clock
+    from damier.protocols.bot import Bot, BotError, Seek
+    from damier.protocols.engine_match import EngineFailure, make_player
+
+    variant = _variant(args)
+    if variant.players != 2:
+        raise ValueError(f"the bot plays games of two players, not {variant.name}'s")
+    parse_clock(args.clock)  # a clock the platform would refuse is said here, first
+    url = args.url.rstrip("/")
+    if not url.startswith(("http://", "https://")):
+        raise ValueError(f"{args.url!r}: give the platform's address, as http://127.0.0.1:8000")
+    password = os.environ.get("DAMIER_BOT_PASSWORD")
+    try:
+        player = make_player(args.engine, variant, log=lambda line: print(line, file=sys.stderr))
+    except EngineFailure as error:
+        raise ValueError(str(error)) from None
+    played = 0
+    with httpx.Client(base_url=url, timeout=30.0) as client:
+        bot = Bot(client, player, Seek(variant.name, args.clock), think=args.think)
+        try:
+            bot.sign_in(args.name, password, register=args.register)
+            print(f"signed in to {url} as {args.name}", flush=True)
+            while args.games == 0 or played < args.games:
+                bot.play_game()
+                played += 1
+        except (BotError, EngineFailure) as error:
+            raise ValueError(str(error)) from None
+        except KeyboardInterrupt:
+            if bot.game_id is not None:
+                with contextlib.suppress(BotError):
+                    bot.leave(bot.state())
+            return 130
+        finally:
+            player.close()
+    return 0
 
 
 def _write_text(path: str, text: str) -> None:
@@ -791,6 +837,33 @@ def build_parser() -> argparse.ArgumentParser:
     )
     play.add_argument("--pdn", default=None, help="save the game to this PDN file")
     play.set_defaults(run=_play)
+
+    bot = commands.add_parser(
+        "bot", help="an engine plays people on a Damier platform (damier serve), as a player"
+    )
+    bot.add_argument("url", help="the platform's address: http://127.0.0.1:8000")
+    bot.add_argument(
+        "--engine",
+        default="damier:10",
+        help="damier:LEVEL, or a Hub engine's command (default damier:10)",
+    )
+    bot.add_argument("--variant", default="international", help="variant name")
+    bot.add_argument("--variant-file", default=None, help="a variant defined in TOML")
+    bot.add_argument("--clock", default="5+3", help="the games' clock (default 5+3)")
+    bot.add_argument("--name", default="Damier bot", help="the bot's player name")
+    bot.add_argument(
+        "--register",
+        action="store_true",
+        help="make the account if it is not there (the password: DAMIER_BOT_PASSWORD; "
+        "without it the bot plays as a guest)",
+    )
+    bot.add_argument(
+        "--games", type=_counted("games", 100_000, 0), default=0, help="games (0: no end)"
+    )
+    bot.add_argument(
+        "--think", type=_positive_seconds, default=10.0, help="the most seconds a move (10)"
+    )
+    bot.set_defaults(run=_bot)
 
     compile_ = commands.add_parser(
         "compile", help="build the compiled code's cache now (else: at the first use)"

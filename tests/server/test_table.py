@@ -92,6 +92,24 @@ def test_either_player_may_abort_until_both_have_moved(make_app: AppFactory) -> 
         assert spectator.post(f"/api/games/{state['id']}/abort").status_code == 403
 
 
+def test_an_offer_nobody_took_is_withdrawn_by_its_maker_only(make_app: AppFactory) -> None:
+    with TestClient(make_app(clock_tick=3600)) as client:
+        ana, bob = _players(client)
+        created = ana.post(
+            "/api/games", json={"variant": "russian", "opponent": "open", "clock": "5+3"}
+        ).json()
+        game_id = created["id"]
+        assert bob.post(f"/api/games/{game_id}/abort").status_code == 403  # not his game
+        assert [g["id"] for g in bob.get("/api/games?status=open").json()] == [game_id]
+        answer = ana.post(f"/api/games/{game_id}/abort")
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["status"] == "finished"
+        assert answer.json()["result"] == {"pdn": "*", "winner": None, "reason": "aborted"}
+        assert bob.get("/api/games?status=open").json() == []  # gone from the lobby
+        joined = bob.post(f"/api/games/{game_id}/join")
+        assert joined.status_code == 409 and joined.json()["detail"] == "the game is over"
+
+
 def test_an_aborted_rated_game_is_not_rated(make_app: AppFactory) -> None:
     with TestClient(make_app(clock_tick=3600)) as client:
         ana = client

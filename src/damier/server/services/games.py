@@ -222,6 +222,8 @@ async def join_game(
     async def join(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         if seat_of(row, player_id) is not None:
             return None  # joining one's own game changes nothing
+        if row.status == "finished":  # (an offer withdrawn before anyone took it, too)
+            raise Conflict(tr("the game is over"))
         if row.status != "open":
             raise Conflict(tr("the game has already started"))
         free = _open_seats(row)

@@ -44,10 +44,15 @@ def abortable(row: GameRow, game: Game) -> bool:
 
 
 async def abort_game(*, services: Services, game_id: str, player_id: str | None) -> GameState:
-    """End the game without a result (never rated): allowed until every player has moved."""
+    """End the game without a result (never rated): allowed until every player has moved,
+    and to a player seated at a game still waiting for its opponents (his offer withdrawn:
+    it would stay in the lobby for ever)."""
 
     async def abort(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         seat = player_seat(row, player_id)
+        if row.status == "open" and row.match_id is None and row.tournament_id is None:
+            game.adjudicate(None, ABORTED)
+            return None
         require_in_game(row, game, seat)
         if row.match_id is not None:
             raise Conflict(tr("a game of a match cannot be aborted: play it or resign it"))

@@ -566,6 +566,7 @@ function renderActions() {
   $("draw-decline").hidden = $("draw-accept").hidden;
   $("resign").hidden = !(playing && player);
   renderTable(playing && player);
+  if (state.status === "open" && player) $("abort").hidden = false; // the offer withdrawn
   $("rematch").hidden = !(state.status === "finished" && state.you && !state.tournament);
   showTournament(state.tournament);
   const rematchId = state.rematch?.id ?? state.rematch ?? null;
