@@ -110,6 +110,20 @@ def test_an_offer_nobody_took_is_withdrawn_by_its_maker_only(make_app: AppFactor
         assert joined.status_code == 409 and joined.json()["detail"] == "the game is over"
 
 
+def test_an_offer_nobody_takes_leaves_the_lobby_after_a_day(make_app: AppFactory) -> None:
+    time = FakeTime()
+    with TestClient(make_app(now=time, clock_tick=0.05)) as client:
+        ana, bob = _players(client)
+        offer = {"variant": "russian", "opponent": "open", "clock": "5+3"}
+        old = ana.post("/api/games", json=offer).json()["id"]
+        time.advance(23 * 3600)
+        young = bob.post("/api/games", json=offer).json()["id"]
+        time.advance(3600 + 1)  # the first is a day old, the second an hour
+        ended = wait_for(ana, old, lambda s: s["status"] == "finished")
+        assert ended["result"] == {"pdn": "*", "winner": None, "reason": "aborted"}
+        assert [g["id"] for g in ana.get("/api/games?status=open").json()] == [young]
+
+
 def test_an_aborted_rated_game_is_not_rated(make_app: AppFactory) -> None:
     with TestClient(make_app(clock_tick=3600)) as client:
         ana = client

@@ -39,7 +39,11 @@ from damier.server.routes import (
 from damier.server.routes.pages import STATIC
 from damier.server.security import BodyLimit, SameOrigin, SecurityHeaders
 from damier.server.services.analysis import Analyses
-from damier.server.services.changes import end_flagged_games, resume_computer_games
+from damier.server.services.changes import (
+    end_flagged_games,
+    resume_computer_games,
+    withdraw_stale_offers,
+)
 from damier.server.services.computer import ComputerPool
 from damier.server.services.context import Services
 from damier.server.services.errors import ServiceError
@@ -220,6 +224,7 @@ async def _clock_ticker(services: Services, warmup: Warmup) -> None:
         await asyncio.sleep(services.settings.clock_tick)
         try:
             await end_flagged_games(services=services)
+            await withdraw_stale_offers(services=services)
             await advance_matches(services=services)
             await pair_pools(services=services)
             await advance_tournaments(services=services)

@@ -69,6 +69,9 @@ class Settings(BaseSettings):
     tournament_creators: str = ""
     """Names of the registered players who may create tournaments, comma-separated (empty:
     every registered player may)."""
+    open_game_hours: float = 24.0
+    """A game nobody has taken (its seats still open) is withdrawn from the lobby after
+    this many hours: its maker has most often left."""
     claim_seconds: float = 30.0
     """How long a player's connections must have been gone before his opponent may claim
     the game (a win or a draw)."""

@@ -10,6 +10,7 @@ answer when it is its turn. A move takes a shorter way when it can (:func:`make_
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
@@ -25,7 +26,7 @@ from damier.server.services.clocks import time_out
 from damier.server.services.context import Services
 from damier.server.services.errors import Conflict, ServiceError, Unplayable
 from damier.server.services.moves import play_live, pusher
-from damier.server.services.ratings import rate_game
+from damier.server.services.ratings import ABORTED, rate_game
 from damier.server.services.stored import load_row, read_game, row_game, store
 from damier.server.services.views import seat_of, sitters, state_view
 from damier.server.store.models import GameRow, MoveRow
@@ -244,6 +245,30 @@ async def end_flagged_games(*, services: Services) -> int:
         except ServiceError:
             pass
     return ended
+
+
+async def withdraw_stale_offers(*, services: Services) -> int:
+    """Abort the single games still waiting for an opponent ``open_game_hours`` after they
+    were offered (nobody took them; their maker has most often left); returns how many."""
+    cutoff = services.now() - services.settings.open_game_hours * 3600
+    query = select(GameRow.id).where(
+        GameRow.status == "open",
+        GameRow.created < cutoff,
+        GameRow.match_id.is_(None),
+        GameRow.tournament_id.is_(None),
+    )
+    async with services.database.session() as session:
+        ids = list((await session.scalars(query)).all())
+
+    async def withdraw(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
+        if row.status == "open":  # (not taken meanwhile)
+            game.adjudicate(None, ABORTED)
+        return None
+
+    for game_id in ids:
+        with contextlib.suppress(ServiceError):
+            await apply_change(services, game_id, withdraw)
+    return len(ids)
 
 
 async def resume_computer_games(*, services: Services) -> None:
