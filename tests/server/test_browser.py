@@ -258,6 +258,20 @@ def api_state(page: Page, game_id: str) -> dict[str, Any]:
 # --- tests --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a browser run (the default run stays under 5 minutes)
+def test_an_offer_is_withdrawn_from_its_page(people: Contexts) -> None:
+    ana = people.page()
+    set_name(ana, "Ana")
+    game_id = create_game(ana, opponent="open", color="white", clock="5+3")
+    expect(ana.locator("#status")).to_contain_text("Waiting for an opponent")
+    ana.click("#abort")
+    expect(ana.locator("#abort")).to_be_hidden()
+    assert api_state(ana, game_id)["result"]["reason"] == "aborted"
+    bo = people.page()
+    set_name(bo, "Bo")
+    expect(bo.locator(f'#open-games tr[data-game="{game_id}"]')).to_have_count(0)
+
+
 @pytest.mark.slow  # a long browser run (the default run stays under 5 minutes)
 def test_two_people_play_and_resign(people: Contexts) -> None:
     ana = people.page()
