@@ -98,9 +98,10 @@ def test_an_account_is_made_once_and_a_wrong_password_refused(client: TestClient
         (["http://127.0.0.1:9", "--variant", "tripad"], "games of two players"),
         (["http://127.0.0.1:9", "--clock", "soon"], "clock 'soon'"),
         (["http://127.0.0.1:9", "--engine", "  "], "empty"),
+        (["http://127.0.0.1:9", "--engine", "damier:1"], "the platform does not answer"),
     ],
 )
-def test_the_command_says_what_is_wrong_before_it_connects(
+def test_the_command_says_what_is_wrong_in_one_line(
     capsys: pytest.CaptureFixture[str], args: list[str], message: str
 ) -> None:
     assert main(["bot", *args]) == 2

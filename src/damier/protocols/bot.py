@@ -69,42 +69,49 @@ class Bot:
 
     # -- the platform ----------------------------------------------------------------
 
-    def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
-        """The platform's answer; a dropped connection is tried again for a while (a
+    def _call(
+        self, method: str, path: str, body: dict[str, Any] | None = None, retries: int = RETRIES
+    ) -> Any:
+        """The platform's answer; a dropped connection is tried again ``retries`` times (a
         move sent twice is refused by its ``ply``), a refusal raises :class:`BotError`."""
         import httpx
 
-        for attempt in range(RETRIES + 1):
+        for attempt in range(retries + 1):
             try:
                 answer = self.client.request(method, path, json=body)
                 break
             except httpx.TransportError as error:
-                if attempt == RETRIES:
+                if attempt == retries:
                     raise BotError(
                         f"{method} {path}: the platform does not answer ({error})"
                     ) from None
                 self.say(f"the platform does not answer ({error}); trying again")
                 time.sleep(min(2.0**attempt, 10.0))
+        try:
+            data = answer.json() if answer.content else None
+        except ValueError:  # not the platform's API: a page, another server
+            raise BotError(
+                f"{method} {path}: {answer.status_code}, not an answer of Damier's platform"
+            ) from None
         if answer.status_code >= 400:
-            try:
-                detail = answer.json().get("detail", answer.text)
-            except ValueError:
-                detail = answer.text
-            raise BotError(f"{method} {path}: {answer.status_code} {detail}")
-        return answer.json() if answer.content else None
+            detail = data.get("detail", data) if isinstance(data, dict) else data
+            raise BotError(f"{method} {path}: {answer.status_code} {str(detail)[:300]}")
+        return data
 
     def sign_in(self, name: str, password: str | None = None, register: bool = False) -> str:
         """Sign in as ``name`` (with ``password``, an account; registered first if
         ``register`` and it is not there yet; without, a guest); returns the player id."""
+        # (A platform that does not answer now is said at once, not tried for a minute.)
         if password is None:
-            me = self._call("POST", "/api/session", {"name": name})
+            me = self._call("POST", "/api/session", {"name": name}, retries=0)
         else:
+            account = {"name": name, "password": password}
             try:
-                me = self._call("POST", "/api/login", {"name": name, "password": password})
+                me = self._call("POST", "/api/login", account, retries=0)
             except BotError:
                 if not register:
                     raise
-                me = self._call("POST", "/api/register", {"name": name, "password": password})
+                me = self._call("POST", "/api/register", account, retries=0)
         return str(me["id"])
 
     def offer(self) -> dict[str, Any]:
