@@ -9,9 +9,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from damier.board import Move
 from damier.cli import main
+from damier.game import Game
 from damier.protocols.bot import Bot, BotError, Seek
-from damier.protocols.engine_match import DamierPlayer
+from damier.protocols.engine_match import DamierPlayer, Limits
 from damier.rules import get_variant
 from tests.server.conftest import another, sign_in, wait_for
 
@@ -107,3 +109,34 @@ def test_the_command_says_what_is_wrong_in_one_line(
     assert main(["bot", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("damier: error:") and message in err
+
+
+def test_a_move_refused_because_the_game_ended_meanwhile_ends_the_bot_s_game(
+    client: TestClient,
+) -> None:
+    human = another(client)
+    sign_in(human, "Ana")
+
+    class ResignedMeanwhile(DamierPlayer):
+        """The opponent resigns while the engine thinks: its move comes too late."""
+
+        def choose(self, game: Game, limits: Limits) -> Move:
+            assert human.post(f"/api/games/{bot.game_id}/resign").is_success
+            return game.board.legal_moves[0]
+
+    said: list[str] = []
+    player = ResignedMeanwhile(get_variant("russian"), level=1)
+    bot = Bot(another(client), player, Seek("russian"), say=said.append, poll=0.02)
+    bot.sign_in("Robot")
+    ended: list[dict[str, Any]] = []
+    thread = threading.Thread(target=lambda: ended.append(bot.play_game()), daemon=True)
+    thread.start()
+    game_id = _offered(bot)
+    state = human.post(f"/api/games/{game_id}/join").json()
+    if state["turn"] == state["you"]:  # the human moves first: the bot's turn comes next
+        move = state["legal_moves"][0]["notation"]
+        assert human.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": 0}).is_success
+    thread.join(30)
+    (final,) = ended
+    assert final["status"] == "finished" and final["result"]["reason"] == "resignation"
+    assert any("refused" in line and "reading it again" in line for line in said)

@@ -171,11 +171,13 @@ class Bot:
             return state
         game = _game(state)
         move = self.player.choose(game, Limits(time=self._seconds(state)))
-        return self._call(  # type: ignore[no-any-return]
-            "POST",
-            f"/api/games/{self.game_id}/moves",
-            {"move": move.notation, "ply": state["ply"]},
-        )
+        body = {"move": move.notation, "ply": state["ply"]}
+        try:
+            played: dict[str, Any] = self._call("POST", f"/api/games/{self.game_id}/moves", body)
+        except BotError as error:  # the game moved on meanwhile (it ended, or was taken back)
+            self.say(f"game {self.game_id}: {move.notation} refused ({error}); reading it again")
+            return self.state()
+        return played
 
     def _seconds(self, state: dict[str, Any]) -> float:
         """The time for this move: the clock's share (:func:`damier.engine.move_time`)."""
