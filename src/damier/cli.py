@@ -401,7 +401,8 @@ def _bot(args: argparse.Namespace) -> int:
         raise ValueError("damier bot needs httpx: pip install 'damier[bot]'") from None
     from damier.play import parse_clock
     from damier.protocols.bot import Bot, BotError, Seek
-    from damier.protocols.engine_match import EngineFailure, make_player
+    from damier.protocols.engine_match import make_player
+    from damier.protocols.hub_client import EngineError
 
     variant = _variant(args)
     if variant.players != 2:
@@ -413,7 +414,7 @@ def _bot(args: argparse.Namespace) -> int:
     password = os.environ.get("DAMIER_BOT_PASSWORD")
     try:
         player = make_player(args.engine, variant, log=lambda line: print(line, file=sys.stderr))
-    except EngineFailure as error:
+    except EngineError as error:
         raise ValueError(str(error)) from None
     played = 0
     with httpx.Client(base_url=url, timeout=30.0) as client:
@@ -424,7 +425,7 @@ def _bot(args: argparse.Namespace) -> int:
             while args.games == 0 or played < args.games:
                 bot.play_game()
                 played += 1
-        except (BotError, EngineFailure) as error:
+        except (BotError, EngineError) as error:
             raise ValueError(str(error)) from None
         except KeyboardInterrupt:
             if bot.game_id is not None:

@@ -22,10 +22,10 @@ from damier.protocols.engine_match import (
     MatchReport,
     elo_difference,
     elo_estimate,
-    hub_position,
     run_match,
 )
 from damier.protocols.hub import board_from_hub
+from damier.protocols.hub_client import hub_position
 from damier.rules import get_variant
 
 PYTHON = shlex.quote(sys.executable)

@@ -17,31 +17,20 @@ game.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import math
-import queue
-import shlex
-import subprocess
-import threading
-import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from random import Random
 from typing import Any
 
-from damier.board import Board, Move
+from damier.board import Move
 from damier.game import Game, Result
 from damier.match import Match, MatchFormat, OpeningDeck
 from damier.notation.pdn import write_pdn
-from damier.protocols.hub import HUB_VARIANTS, HubError, hub_move, parse_args, parse_hub_move
+from damier.protocols.hub_client import EngineError, HubEngine, ProcessTransport
 from damier.rules import Variant, get_variant
-
-
-class EngineFailure(Exception):
-    """An engine that cannot go on: it crashed, stalled or broke the protocol."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +52,7 @@ class Player:
         """Get ready for a new game (``game`` holds its start and opening)."""
 
     def choose(self, game: Game, limits: Limits) -> Move:
-        """The move to play in ``game``'s position; :class:`EngineFailure` if none comes."""
+        """The move to play in ``game``'s position; :class:`EngineError` if none comes."""
         raise NotImplementedError
 
     def close(self) -> None:
@@ -85,23 +74,13 @@ class DamierPlayer(Player):
     def choose(self, game: Game, limits: Limits) -> Move:
         info = self.engine.search(game.board, time=limits.time, depth=limits.depth)
         if info.best_move is None:
-            raise EngineFailure("found no move")
+            raise EngineError("found no move")
         return info.best_move
 
 
-HUB_LETTERS = {0: "e", 1: "w", 2: "W", 3: "b", 4: "B"}
-"""Damier's piece codes and Hub's position letters."""
-
-
-def hub_position(board: Board) -> str:
-    """Hub's position string: the side to move (W or B) and one letter per square."""
-    cells = board.cells
-    return "WB"[board.turn] + "".join(HUB_LETTERS[int(code)] for code in cells)
-
-
 class HubPlayer(Player):
-    """An engine run as a subprocess speaking Hub: ``hub``/``wait``, ``init``/``ready``,
-    then per move ``pos``, ``level``, ``go think`` and its ``done move=...``."""
+    """An engine run as a subprocess speaking Hub (:class:`HubEngine`), started again for
+    the next game if it died in the last one."""
 
     def __init__(
         self,
@@ -115,197 +94,54 @@ class HubPlayer(Player):
         self.command = command
         self.variant = variant
         self.name = name or command
-        self.engine_name = ""
         self.start_timeout = start_timeout
         self.move_timeout = move_timeout
         self.log = log or (lambda line: None)
-        self._process: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._stderr: deque[str] = deque(maxlen=5)
-        self._err_reader: threading.Thread | None = None
-        self._start()
+        self.engine = self._start()
 
-    # -- the process -----------------------------------------------------------------
+    def _start(self) -> HubEngine:
+        return HubEngine.popen(
+            self.command,
+            self.variant,
+            self.start_timeout,
+            lambda line: self.log(f"{self.name}: {line}"),
+        )
 
-    def _start(self) -> None:
-        try:
-            process = subprocess.Popen(
-                shlex.split(self.command),
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-                bufsize=1,
-            )
-        except (OSError, ValueError) as error:
-            raise EngineFailure(f"cannot start {self.command!r}: {error}") from None
-        self._process = process
-        self._lines = queue.Queue()
-        self._stderr.clear()
-        lines, errors = self._lines, self._stderr
-        assert process.stdout is not None and process.stderr is not None
-        stdout, stderr = process.stdout, process.stderr
-
-        def read_out() -> None:
-            for line in stdout:
-                lines.put(line.rstrip("\r\n"))
-            lines.put(None)
-
-        def read_err() -> None:
-            for line in stderr:
-                errors.append(line.rstrip())
-
-        threading.Thread(target=read_out, daemon=True).start()
-        self._err_reader = threading.Thread(target=read_err, daemon=True)
-        self._err_reader.start()
-        self._handshake()
-
-    def _handshake(self) -> None:
-        self._send("hub")
-        has_variant = False
-        while True:
-            line = self._expect(("wait", "id", "param"), self.start_timeout)
-            word, args = line.split()[0], parse_args(line.partition(" ")[2])
-            if word == "wait":
-                break
-            if word == "id":
-                self.engine_name = args.get("name", "")
-            elif args.get("name") == "variant":
-                has_variant = True
-        if self.variant.name != "international":
-            if not has_variant:
-                self.log(f"{self.name}: no variant parameter; it may not play {self.variant.name}")
-            else:
-                names = {ours: hubs for hubs, ours in HUB_VARIANTS.items()}
-                value = names.get(self.variant.name, self.variant.name)
-                self._send(f"set-param name=variant value={value}")
-        self._send("init")
-        self._expect(("ready",), self.start_timeout)
+    @property
+    def engine_name(self) -> str:
+        """What the engine calls itself."""
+        return self.engine.name
 
     @property
     def alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None
-
-    def _send(self, line: str) -> None:
-        process = self._process
-        if process is None or process.stdin is None or process.poll() is not None:
-            raise EngineFailure(self._death())
-        try:
-            process.stdin.write(line + "\n")
-            process.stdin.flush()
-        except (OSError, ValueError):
-            raise EngineFailure(self._death()) from None
-
-    def _death(self) -> str:
-        process = self._process
-        code = None
-        if process is not None:
-            try:
-                code = process.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                code = None
-        if code is not None and self._err_reader is not None:
-            self._err_reader.join(timeout=1.0)  # its last words may still be in the pipe
-        said = f": {' | '.join(self._stderr)}" if self._stderr else ""
-        if code is None:
-            return f"engine stopped talking{said}"
-        return f"engine exited with code {code}{said}"
-
-    def _expect(
-        self, words: Sequence[str], timeout: float | None, budget: float | None = None
-    ) -> str:
-        """The next line starting with one of ``words``; other lines are logged and
-        skipped. ``budget`` is the time named in the error (default ``timeout``)."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while True:
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                waited = budget if budget is not None else timeout
-                raise EngineFailure(f"no {words[0]!r} within {waited:g} s")
-            try:
-                line = self._lines.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise EngineFailure(self._death())
-            head = line.split(maxsplit=1)[0] if line.strip() else ""
-            if head in words:
-                return line
-            if head == "error":
-                self.log(f"{self.name}: {line}")
-            elif head not in ("info", "id", "param", "pong", ""):
-                self.log(f"{self.name}: ignored {line[:80]!r}")
-
-    # -- playing ---------------------------------------------------------------------
+        return self.engine.transport.alive
 
     def new_game(self, game: Game) -> None:
         if not self.alive:
             self.log(f"{self.name}: starting it again")
-            self._start()
-        self._send("new-game")
+            self.engine = self._start()
+        self.engine.new_game()
 
     def choose(self, game: Game, limits: Limits) -> Move:
         if not self.alive:
-            raise EngineFailure(self._death())
-        start = Board(game.variant, game.start_fen)
-        moves = " ".join(hub_move(m) for m in game.moves)
-        self._send(f"pos pos={hub_position(start)}" + (f' moves="{moves}"' if moves else ""))
-        if limits.depth is not None:
-            self._send(f"level depth={limits.depth}")
-        else:
-            self._send(f"level move-time={limits.time if limits.time is not None else 1.0:g}")
-        self._send("go think")
-        timeout = self.move_timeout
-        if timeout is None:
-            timeout = 3 * limits.time + 10 if limits.time is not None else 120.0
-        deadline = time.monotonic() + timeout
-        retries = 0
-        while True:
-            try:
-                line = self._expect(("done", "error"), deadline - time.monotonic(), timeout)
-            except EngineFailure:
-                self._kill()
-                raise
-            if not line.startswith("error"):
-                break
-            # An engine may still be closing its last search when the next "go" comes
-            # (Damier's own Hub front end answers "already thinking"): ask again.
-            if "already thinking" in line and retries < 50:
-                retries += 1
-                self.log(f"{self.name}: {line}; asking again")
-                time.sleep(0.02)
-                self._send("go think")
-                continue
-            raise EngineFailure(f"refused to search: {line}")
-        text = parse_args(line.partition(" ")[2]).get("move")
-        if not text:
-            raise EngineFailure(f"answered {line!r} without a move")
+            raise EngineError(self.engine.transport.death())
         try:
-            return parse_hub_move(game.board, text)
-        except (HubError, ValueError):
-            raise EngineFailure(f"played the illegal move {text!r}") from None
+            info = self.engine.search(
+                game.board, time=limits.time, depth=limits.depth, timeout=self.move_timeout
+            )
+        except EngineError:
+            self._kill()
+            raise
+        assert info.best_move is not None
+        return info.best_move
 
     def _kill(self) -> None:
-        process = self._process
-        if process is not None and process.poll() is None:
-            process.kill()
-            process.wait()
+        transport = self.engine.transport
+        if isinstance(transport, ProcessTransport):
+            transport.kill()
 
     def close(self) -> None:
-        process = self._process
-        if process is None:
-            return
-        if process.poll() is None:
-            try:
-                self._send("quit")
-                process.wait(timeout=3.0)
-            except (EngineFailure, subprocess.TimeoutExpired):
-                self._kill()
-        for pipe in (process.stdin, process.stdout, process.stderr):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
-        self._process = None
+        self.engine.quit()
 
 
 def make_player(
@@ -446,7 +282,7 @@ def play_game(
     for side, player in enumerate(players):
         try:
             player.new_game(game)
-        except EngineFailure as error:
+        except EngineError as error:
             game.adjudicate(1 - side, f"{player.name} failed to start: {error}")
             return game
     while game.result is None:
@@ -457,7 +293,7 @@ def play_game(
         player = players[side]
         try:
             move = player.choose(game, limits)
-        except EngineFailure as error:
+        except EngineError as error:
             game.adjudicate(1 - side, f"{player.name} {error}")
             break
         game.push(move)
@@ -503,7 +339,7 @@ def run_match(
             if isinstance(engine, str):
                 try:
                     players[name] = make_player(engine, rules, name, log=log)
-                except EngineFailure as error:
+                except EngineError as error:
                     raise ValueError(f"engine {engine!r} does not start: {error}") from None
             else:
                 players[name] = engine
