@@ -108,11 +108,6 @@ class HubPlayer(Player):
         )
 
     @property
-    def engine_name(self) -> str:
-        """What the engine calls itself."""
-        return self.engine.name
-
-    @property
     def alive(self) -> bool:
         return self.engine.transport.alive
 
