@@ -14,6 +14,7 @@ from damier.cli import main
 from damier.game import Game
 from damier.protocols.bot import Bot, BotError, Seek
 from damier.protocols.engine_match import DamierPlayer, Limits
+from damier.protocols.hub_client import EngineError
 from damier.rules import get_variant
 from tests.server.conftest import another, sign_in, wait_for
 
@@ -140,3 +141,37 @@ def test_a_move_refused_because_the_game_ended_meanwhile_ends_the_bot_s_game(
     (final,) = ended
     assert final["status"] == "finished" and final["result"]["reason"] == "resignation"
     assert any("refused" in line and "reading it again" in line for line in said)
+
+
+def test_an_engine_that_fails_resigns_the_game_for_the_bot(client: TestClient) -> None:
+    class Broken(DamierPlayer):
+        def choose(self, game: Game, limits: Limits) -> Move:
+            raise EngineError("engine exited with code 3")
+
+    said: list[str] = []
+    bot = Bot(another(client), Broken(get_variant("russian"), 1), Seek("russian"), say=said.append)
+    bot.poll = 0.02
+    bot.sign_in("Robot")
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            bot.play_game()
+        except EngineError as error:
+            failed.append(error)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    game_id = _offered(bot)
+    human = another(client)
+    sign_in(human, "Ana")
+    state = human.post(f"/api/games/{game_id}/join").json()
+    if state["turn"] == state["you"]:
+        move = state["legal_moves"][0]["notation"]
+        assert human.post(f"/api/games/{game_id}/moves", json={"move": move, "ply": 0}).is_success
+    thread.join(30)
+    assert failed and "code 3" in str(failed[0])
+    final = human.get(f"/api/games/{game_id}").json()
+    assert final["status"] == "finished"  # withdrawn before its first move, or resigned
+    assert final["result"]["reason"] in ("aborted", "resignation")
+    assert any("the engine failed" in line for line in said)

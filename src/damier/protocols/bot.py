@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from damier.game import Game
 from damier.protocols.engine_match import Limits, Player
+from damier.protocols.hub_client import EngineError
 
 if TYPE_CHECKING:
     import httpx
@@ -152,7 +153,12 @@ class Bot:
                 other = next(s["name"] for c, s in _seats(state) if c != state["you"])
                 self.say(f"game {self.game_id}: {other} joined; the bot plays {state['you']}")
             if state["status"] == "playing":
-                state = self._answer(state)
+                try:
+                    state = self._answer(state)
+                except EngineError as error:  # the opponent is not left waiting for a move
+                    self.say(f"game {self.game_id}: the engine failed ({error})")
+                    self.leave(state)
+                    raise
             if state["status"] != "finished":
                 time.sleep(self.poll)
                 state = self.state()
