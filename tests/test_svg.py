@@ -89,3 +89,8 @@ def test_show_writes_the_picture(tmp_path: Path, capsys: pytest.CaptureFixture[s
     path = tmp_path / "board.svg"
     assert main(["show", "--variant", "russian", "-o", str(path), "--flipped"]) == 0
     parsed(path.read_text(encoding="utf-8"))
+
+
+def test_an_arrow_to_no_square_is_refused_clearly() -> None:
+    with pytest.raises(ValueError, match=r"no square 99 on the Russian draughts \(shashki\) board"):
+        svg(Board("russian"), arrows=[(22, 99)])

@@ -87,20 +87,26 @@ def svg(
         for names in (geometry.algebraic_names, geometry.names)
         for cell, name in enumerate(names)
     }
-    path = {cell_of[str(square)] for square in lastmove.path} if lastmove is not None else set()
-    for cell, polygon in enumerate(geometry.polygons):
-        fill = HIGHLIGHT if cell in path else SHADES[cell_shade(geometry, cell)]
+
+    def cell(square: Square) -> int:
+        if str(square) not in cell_of:
+            raise ValueError(f"no square {square!r} on the {variant.title} board")
+        return cell_of[str(square)]
+
+    path = {cell(square) for square in lastmove.path} if lastmove is not None else set()
+    for index, polygon in enumerate(geometry.polygons):
+        fill = HIGHLIGHT if index in path else SHADES[cell_shade(geometry, index)]
         parts.append(f'<polygon class="cell" points="{outline(polygon)}" fill="{fill}"/>')
     if coordinates:
         parts.extend(_labels(board, turn))
     players = variant.players
-    for cell, code in enumerate(board.cells):
+    for index, code in enumerate(board.cells):
         if code:
-            x, y = turn(centroid(geometry.polygons[cell]))
-            parts.append(_piece(int(code), players, x, y, _radius(geometry.polygons[cell])))
+            x, y = turn(centroid(geometry.polygons[index]))
+            parts.append(_piece(int(code), players, x, y, _radius(geometry.polygons[index])))
     for arrow in arrows:
         squares = arrow if isinstance(arrow, tuple) else arrow.path
-        points = [turn(centroid(geometry.polygons[cell_of[str(s)]])) for s in squares]
+        points = [turn(centroid(geometry.polygons[cell(s)])) for s in squares]
         parts.append(_arrow(points))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
