@@ -301,3 +301,19 @@ def test_the_rematch_moves_everyone_on_one_colour(client: TestClient) -> None:
     assert [seat["name"] for seat in again["seats"]] == ["Cid", "Ana", "Bob"]
     assert client.post(f"{game}/rematch").json()["id"] == again["id"]
     assert client.get(f"{game}/review").status_code == 409
+
+
+def test_an_open_game_of_more_players_is_withdrawn_only_before_others_sit(
+    client: TestClient,
+) -> None:
+    sign_in(client, "Ana")
+    bob = another(client)
+    sign_in(bob, "Bob")
+    alone = create(client, [YOU, OPEN, computer()])
+    answer = client.post(f"/api/games/{alone['id']}/abort")
+    assert answer.status_code == 200 and answer.json()["result"]["reason"] == "aborted"
+    shared = create(client, [YOU, OPEN, OPEN])
+    assert bob.post(f"/api/games/{shared['id']}/join").status_code == 200
+    for player in (client, bob):  # neither may take the game from the other
+        answer = player.post(f"/api/games/{shared['id']}/abort")
+        assert answer.status_code == 409 and "others have taken seats" in answer.json()["detail"]

@@ -45,12 +45,15 @@ def abortable(row: GameRow, game: Game) -> bool:
 
 async def abort_game(*, services: Services, game_id: str, player_id: str | None) -> GameState:
     """End the game without a result (never rated): allowed until every player has moved,
-    and to a player seated at a game still waiting for its opponents (his offer withdrawn:
-    it would stay in the lobby for ever)."""
+    and to the one person seated at a game still waiting for its opponents (his offer
+    withdrawn: it would stay in the lobby for ever)."""
 
     async def abort(session: AsyncSession, row: GameRow, game: Game, now: float) -> None:
         seat = player_seat(row, player_id)
         if row.status == "open" and row.match_id is None and row.tournament_id is None:
+            people = {s.player_id for s in sitters(row) if s.player_id is not None}
+            if people != {player_id}:  # (a game of more players others have sat at)
+                raise Conflict(tr("others have taken seats at this game: it cannot be withdrawn"))
             game.adjudicate(None, ABORTED)
             return None
         require_in_game(row, game, seat)
