@@ -247,3 +247,13 @@ def test_play_refuses_a_bad_level_or_thinking_time(
     with pytest.raises(SystemExit) as stopped:
         main(["play", "--computer", "black", option, value])
     assert stopped.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_line_of_moves_after_the_position(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "show", "--variant", "russian", "--line", "c3-d4 f6-g5")
+    assert status == 0 and out.rstrip().endswith("W:W18,21,23-32:B1-10,12,16")
+    status, out, _ = run(capsys, "moves", "--fen", "W:WK28:B19,20,30,8", "--line", "28x34")
+    assert status == 0 and out.split() == ["8-12", "8-13"]  # Black to move, one man left
+    status, _, err = run(capsys, "analyse", "--variant", "russian", "--line", "c3-d4 c3-d4")
+    assert status == 2
+    assert err.startswith("damier: error: --line: move 2 (c3-d4): 'c3-d4' is not legal here")

@@ -44,7 +44,14 @@ def _variant(args: argparse.Namespace) -> Variant:
 
 
 def _board(args: argparse.Namespace) -> Board:
-    return Board(_variant(args), fen=args.fen)
+    """The position of ``--fen`` (or the start), after the moves of ``--line``."""
+    board = Board(_variant(args), fen=args.fen)
+    for number, text in enumerate((getattr(args, "line", None) or "").split(), start=1):
+        try:
+            board.push(text)
+        except ValueError as error:
+            raise ValueError(f"--line: move {number} ({text}): {error}") from None
+    return board
 
 
 def _say(text: str) -> None:
@@ -679,10 +686,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"damier {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    def position(sub: argparse.ArgumentParser) -> None:
+    def position(sub: argparse.ArgumentParser, line: bool = True) -> None:
         sub.add_argument("--variant", default="international", help="variant name")
         sub.add_argument("--variant-file", default=None, help="a variant defined in TOML")
         sub.add_argument("--fen", default=None, help="position (default: the start)")
+        if line:
+            sub.add_argument("--line", default=None, help='moves played from it: "32-28 18-23"')
 
     perft = commands.add_parser("perft", help="count the legal-move tree")
     position(perft)
@@ -815,7 +824,7 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser(
         "play", help="play at the terminal: two players at one keyboard, or against the computer"
     )
-    position(play)
+    position(play, line=False)
     play.add_argument(
         "--computer",
         default=None,
