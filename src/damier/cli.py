@@ -414,7 +414,8 @@ def _bot(args: argparse.Namespace) -> int:
     variant = _variant(args)
     if variant.players != 2:
         raise ValueError(f"the bot plays games of two players, not {variant.name}'s")
-    parse_clock(args.clock)  # a clock the platform would refuse is said here, first
+    if parse_clock(args.clock) is None:  # (a clock the platform would refuse: said here, first)
+        raise ValueError("the bot's games need a clock (5+3, 10, 30/move): none would wait")
     url = args.url.rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise ValueError(f"{args.url!r}: give the platform's address, as http://127.0.0.1:8000")

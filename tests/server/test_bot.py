@@ -100,6 +100,7 @@ def test_an_account_is_made_once_and_a_wrong_password_refused(client: TestClient
         (["ftp://host"], "give the platform's address"),
         (["http://127.0.0.1:9", "--variant", "tripad"], "games of two players"),
         (["http://127.0.0.1:9", "--clock", "soon"], "clock 'soon'"),
+        (["http://127.0.0.1:9", "--clock", ""], "need a clock"),
         (["http://127.0.0.1:9", "--engine", "  "], "empty"),
         (["http://127.0.0.1:9", "--engine", "damier:1"], "the platform does not answer"),
     ],
