@@ -210,3 +210,38 @@ def test_the_opening_book_answers_until_switched_off(people: Contexts) -> None:
     page.uncheck("#engine-book")
     expect(depths.first).to_have_text(re.compile(r"^d\d+$"))  # searched now
     expect(page.locator("#engine-lines li.engine-line")).to_have_count(3)
+
+
+@pytest.mark.slow  # a browser run (the default run stays under 5 minutes)
+def test_the_explorer_shows_the_archive_s_moves_and_plays_them(people: Contexts) -> None:
+    ana, bo = people.page(), people.page()
+    ui.set_name(ana, "Ana")
+    ui.set_name(bo, "Bo")
+    # A Thai game (no other browser test plays one): 21-17, then Black resigns.
+    thai = Board("thai")
+    first = thai.legal_moves[0].notation
+    game = ana.request.post(
+        "/api/games", data={"variant": "thai", "opponent": "open", "color": "white"}
+    )
+    game_id = json.loads(game.text())["id"]
+    assert bo.request.post(f"/api/games/{game_id}/join").ok
+    assert ana.request.post(f"/api/games/{game_id}/moves", data={"move": first, "ply": 0}).ok
+    assert bo.request.post(f"/api/games/{game_id}/resign").ok
+
+    open_board(ana, "/analysis/thai")
+    expect(ana.locator("#explorer-status")).to_have_text(
+        "1 game of the archive reached this position."
+    )
+    row = ana.locator("#explorer tbody tr")
+    expect(row).to_have_count(1)
+    expect(row.locator("td").nth(1)).to_have_text("1")
+    expect(row.locator("td").nth(2)).to_have_text("100% / 0% / 0%")
+    row.get_by_role("button", name=first).click()
+    expect(ana.locator("#moves .tree-move")).to_have_count(1)
+    expect(ana.locator("#explorer-status")).to_have_text(
+        "1 game of the archive reached this position."
+    )
+    expect(ana.locator("#explorer")).to_be_hidden()  # it ended there
+    # A position set up in the editor is not the archive's.
+    open_board(ana, "/analysis/thai?fen=" + "W:W21:B12")
+    expect(ana.locator("#explorer-status")).to_contain_text("start position")

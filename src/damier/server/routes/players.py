@@ -18,6 +18,7 @@ from damier.server.services.archive import (
     ArchiveMode,
     ArchivePage,
     ArchiveResult,
+    Explored,
 )
 from damier.server.services.leaderboards import Leaderboard
 from damier.server.services.pools import PoolsView
@@ -57,7 +58,7 @@ async def _filter(
     result: ArchiveResult | None = None,
     since: date | None = None,
     until: date | None = None,
-    opening: Annotated[str | None, Query(max_length=200)] = None,
+    opening: Annotated[str | None, Query(max_length=400)] = None,
 ) -> ArchiveFilter:
     return ArchiveFilter(
         player=player or None,
@@ -85,6 +86,14 @@ async def archive_page(
     ones. ``win`` and ``loss`` are the ``player``'s; ``since`` and ``until`` are days
     (UTC, ``until`` included); ``opening`` is the first moves (``32-28 18-23``)."""
     return await archive.search(services=services, wanted=wanted, after=after, limit=limit)
+
+
+@router.get("/archive/explorer", response_model=Explored)
+async def archive_explorer(services: ServicesDep, wanted: FilterDep) -> Explored:
+    """The moves the finished games of the filters (``variant`` needed) played after
+    ``opening`` (up to 40 plies) from the variant's start, each with its games and their
+    results: the analysis board's explorer."""
+    return await archive.explore(services=services, wanted=wanted)
 
 
 @router.get("/archive/pdn", dependencies=[RateLimit])

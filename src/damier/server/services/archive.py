@@ -1,6 +1,7 @@
 """The game archive (issue 33): every finished game, newest first, filtered by player,
-opponent, variant, mode, result, dates and opening, a page at a time; and the PDN of a
-filtered set in one download.
+opponent, variant, mode, result, dates and opening, a page at a time; the PDN of a
+filtered set in one download; and the explorer: the moves those games played next after
+an opening, with their results.
 
 Pages are keyset pages on (finished, id): the cursor is the last game of the page before,
 so a page never repeats nor skips a game when new games finish meanwhile. Aborted games
@@ -11,13 +12,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
-from sqlalchemy import ColumnElement, Select, and_, false, or_, select
+from sqlalchemy import ColumnElement, Select, and_, case, false, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
 from damier.server.i18n import tr, tr_n
 from damier.server.schemas import GameSummary
@@ -36,6 +38,9 @@ PDN_GAMES = 100
 """The games of a PDN download unless fewer are asked for."""
 MAX_PDN_GAMES = 1000
 MAX_OPENING_PLIES = 12
+"""The longest opening the archive filters by."""
+MAX_EXPLORED_PLIES = 40
+"""The longest line the explorer follows (the analysis board asks for its current line)."""
 SHOWN_OPENING = 4
 
 ArchiveMode = Literal["single", "match", "losing", "tournament", "rated", "casual"]
@@ -149,12 +154,7 @@ async def _conditions(session: AsyncSession, wanted: ArchiveFilter) -> list[Colu
                     MAX_OPENING_PLIES,
                 )
             )
-        for ply, move in enumerate(moves, start=1):
-            conditions.append(
-                select(MoveRow.ply)
-                .where(MoveRow.game_id == GameRow.id, MoveRow.ply == ply, MoveRow.notation == move)
-                .exists()
-            )
+        conditions.extend(_line(moves))
     return conditions
 
 
@@ -243,6 +243,87 @@ async def search(
             for row in rows[:limit]
         ]
     return ArchivePage(games=games, next=games[-1].id if len(rows) > limit else None)
+
+
+class ExploredMove(BaseModel):
+    move: str
+    games: int
+    white: int
+    """Games White won."""
+    draws: int
+    black: int
+    """Games Black won."""
+
+
+class Explored(BaseModel):
+    variant: str
+    opening: list[str]
+    games: int
+    """The games of the filter that played the opening from the variant's start."""
+    moves: list[ExploredMove]
+    """The moves played next, the most played first."""
+
+
+async def explore(*, services: Services, wanted: ArchiveFilter) -> Explored:
+    """The moves the finished games ``wanted`` lets through (of its variant, from the
+    variant's start) played after its opening, with their results."""
+    if not wanted.variant:
+        raise BadRequest(tr("say which variant to explore"))
+    rules = rules_of(wanted.variant)
+    opening = opening_moves(wanted.opening or "")
+    if len(opening) > MAX_EXPLORED_PLIES:
+        raise BadRequest(
+            tr_n(
+                "an opening of at most {n} move (ply)",
+                "an opening of at most {n} moves (plies)",
+                MAX_EXPLORED_PLIES,
+            )
+        )
+    explored = replace(wanted, opening=None)
+    async with services.database.session() as session:
+        conditions = [
+            *await _conditions(session, explored),
+            *_line(opening),
+            GameRow.start_fen == rules.start_fen,
+            GameRow.players == 2,
+        ]
+        games = await session.scalar(select(func.count()).select_from(GameRow).where(*conditions))
+        winner = GameRow.result_winner
+        next_moves = (
+            select(
+                MoveRow.notation,
+                func.count(),
+                func.sum(case((winner == 0, 1), else_=0)),
+                func.sum(case((winner.is_(None), 1), else_=0)),
+                func.sum(case((winner == 1, 1), else_=0)),
+            )
+            .join(GameRow, GameRow.id == MoveRow.game_id)
+            .where(*conditions, MoveRow.ply == len(opening) + 1)
+            .group_by(MoveRow.notation)
+            .order_by(func.count().desc(), MoveRow.notation)
+        )
+        rows = (await session.execute(next_moves)).all()
+    return Explored(
+        variant=rules.name,
+        opening=opening,
+        games=games or 0,
+        moves=[
+            ExploredMove(move=move, games=count, white=white, draws=draws, black=black)
+            for move, count, white, draws, black in rows
+        ],
+    )
+
+
+def _line(moves: list[str]) -> list[ColumnElement[bool]]:
+    """The games whose first moves are ``moves`` (their own rows of moves: a query of the
+    moves after them is not mistaken for them)."""
+    earlier = aliased(MoveRow)
+    return [
+        select(earlier.ply)
+        .where(earlier.game_id == GameRow.id, earlier.ply == ply, earlier.notation == move)
+        .exists()
+        for ply, move in enumerate(moves, start=1)
+    ]
 
 
 async def pdn_games(

@@ -3,8 +3,8 @@
 // out, and a link to share the position and line. The server checks every position and move
 // (POST /api/analysis/position); the page only draws.
 
-import { t } from "./i18n.js";
-import { api, colorName, h, postJSON, reasonText, scrollWithin, showError, variantLinks } from "./api.js";
+import { t, tn } from "./i18n.js";
+import { api, colorName, getJSON, h, postJSON, reasonText, scrollWithin, showError, variantLinks } from "./api.js";
 import { Board } from "./board.js";
 import { MoveEntry } from "./move-entry.js";
 import { themePicker } from "./themes.js";
@@ -122,6 +122,47 @@ async function go(node) {
   render();
   entry?.update();
   engineStart();
+  explore(node);
+}
+
+// --- the explorer: the archive's games that played this line -------------------------------
+
+/** The moves the platform's finished games played after this line (GET /api/archive/explorer),
+ *  each with its games and results; a click plays it. Only lines from the variant's start. */
+async function explore(node) {
+  const status = $("explorer-status");
+  const table = $("explorer");
+  if (page.tree.root.fen !== page.detail.start_fen) {
+    status.textContent = t("The archive's games start from the variant's start position.");
+    table.hidden = true;
+    return;
+  }
+  const params = new URLSearchParams({ variant: page.variant, opening: page.tree.notations(node).join(" ") });
+  let data;
+  try {
+    data = await getJSON(`/api/archive/explorer?${params}`);
+  } catch {
+    status.textContent = "";
+    table.hidden = true;
+    return;
+  }
+  if (page.current !== node) return;
+  status.textContent = data.games
+    ? tn("{n} game of the archive reached this position.", "{n} games of the archive reached this position.", data.games)
+    : t("No game of the archive reached this position.");
+  const percent = (part, whole) => `${Math.round((100 * part) / whole)}%`;
+  table.tBodies[0].replaceChildren(
+    ...data.moves.map((row) =>
+      h(
+        "tr",
+        {},
+        h("td", {}, h("button", { type: "button", onclick: () => play({ notation: row.move }) }, row.move)),
+        h("td", {}, String(row.games)),
+        h("td", {}, [row.white, row.draws, row.black].map((n) => percent(n, row.games)).join(" / ")),
+      ),
+    ),
+  );
+  table.hidden = data.moves.length === 0;
 }
 
 async function play(move) {
