@@ -216,17 +216,25 @@ async def _resume(services: Services, warmup: Warmup) -> None:
     await resume_computer_games(services=services)
 
 
+CHORES_EVERY = 60.0
+"""Seconds between two rounds of what may wait that long: the offers nobody took."""
+
+
 async def _clock_ticker(services: Services, warmup: Warmup) -> None:
     """End the games whose flag fell, and move on the matches whose game ended or whose
-    next game is due, every ``clock_tick`` seconds (once the kernel is ready)."""
+    next game is due, every ``clock_tick`` seconds (once the kernel is ready); withdraw
+    the stale offers every minute."""
     await warmup.wait_async("kernel")
+    chores = services.now()
     while True:
         await asyncio.sleep(services.settings.clock_tick)
         try:
             await end_flagged_games(services=services)
-            await withdraw_stale_offers(services=services)
             await advance_matches(services=services)
             await pair_pools(services=services)
             await advance_tournaments(services=services)
+            if services.now() >= chores:
+                chores = services.now() + CHORES_EVERY
+                await withdraw_stale_offers(services=services)
         except Exception:
             log.exception("clock check failed")

@@ -116,9 +116,15 @@ def _day_start(day: date) -> float:
     return datetime(day.year, day.month, day.day, tzinfo=UTC).timestamp()
 
 
-async def _conditions(session: AsyncSession, wanted: ArchiveFilter) -> list[ColumnElement[bool]]:
+async def _conditions(
+    session: AsyncSession, wanted: ArchiveFilter, by_status: bool = True
+) -> list[ColumnElement[bool]]:
+    """The filter's conditions on the games. ``by_status=False`` leaves out the status
+    (a finished game is one with a result, which they ask for too): SQLite, which keeps
+    no statistics unless asked, would read every finished game through the status's index
+    rather than find the few that played an opening through the moves' index."""
     conditions: list[ColumnElement[bool]] = [
-        GameRow.status == "finished",
+        *([GameRow.status == "finished"] if by_status else []),
         GameRow.result_pdn.is_not(None),
         or_(GameRow.result_reason.is_(None), GameRow.result_reason != ABORTED),
     ]
@@ -282,25 +288,47 @@ async def explore(*, services: Services, wanted: ArchiveFilter) -> Explored:
     explored = replace(wanted, opening=None)
     async with services.database.session() as session:
         conditions = [
-            *await _conditions(session, explored),
-            *_line(opening),
+            *await _conditions(session, explored, by_status=not opening),
             GameRow.start_fen == rules.start_fen,
             GameRow.players == 2,
         ]
-        games = await session.scalar(select(func.count()).select_from(GameRow).where(*conditions))
+        # The games come from the moves at the opening's last ply (its index), not from
+        # every finished game: the earlier moves are checked game by game.
+        games_of: Select[Any] = select(GameRow)
+        following = aliased(MoveRow)
+        after_opening = following.ply == 1
+        if opening:
+            last, earlier = aliased(MoveRow), aliased(MoveRow)
+            # (The query must go from the opening's last move to its games, then to their
+            # next: "+ 0" keeps SQLite, which has no statistics, from reading every game's
+            # move at that ply through the moves' index first.)
+            after_opening = following.ply + 0 == len(opening) + 1
+            games_of = (
+                select(last)
+                .join(GameRow, GameRow.id == last.game_id)
+                .where(last.ply == len(opening), last.notation == opening[-1])
+            )
+            conditions.extend(
+                select(earlier.ply)
+                .where(earlier.game_id == GameRow.id, earlier.ply == ply, earlier.notation == move)
+                .exists()
+                for ply, move in enumerate(opening[:-1], start=1)
+            )
+        counted = games_of.where(*conditions).with_only_columns(func.count())
+        games = await session.scalar(counted)
         winner = GameRow.result_winner
         next_moves = (
-            select(
-                MoveRow.notation,
+            games_of.join(following, following.game_id == GameRow.id)
+            .where(*conditions, after_opening)
+            .with_only_columns(
+                following.notation,
                 func.count(),
                 func.sum(case((winner == 0, 1), else_=0)),
                 func.sum(case((winner.is_(None), 1), else_=0)),
                 func.sum(case((winner == 1, 1), else_=0)),
             )
-            .join(GameRow, GameRow.id == MoveRow.game_id)
-            .where(*conditions, MoveRow.ply == len(opening) + 1)
-            .group_by(MoveRow.notation)
-            .order_by(func.count().desc(), MoveRow.notation)
+            .group_by(following.notation)
+            .order_by(func.count().desc(), following.notation)
         )
         rows = (await session.execute(next_moves)).all()
     return Explored(
@@ -316,13 +344,21 @@ async def explore(*, services: Services, wanted: ArchiveFilter) -> Explored:
 
 def _line(moves: list[str]) -> list[ColumnElement[bool]]:
     """The games whose first moves are ``moves`` (their own rows of moves: a query of the
-    moves after them is not mistaken for them)."""
-    earlier = aliased(MoveRow)
+    moves after them is not mistaken for them). The games that played the last of them at
+    its ply are found first, through the index of the moves by ply and notation; the
+    earlier moves are then checked game by game."""
+    if not moves:
+        return []
+    earlier, last = aliased(MoveRow), aliased(MoveRow)
+    reached = select(last.game_id).where(last.ply == len(moves), last.notation == moves[-1])
     return [
-        select(earlier.ply)
-        .where(earlier.game_id == GameRow.id, earlier.ply == ply, earlier.notation == move)
-        .exists()
-        for ply, move in enumerate(moves, start=1)
+        GameRow.id.in_(reached),
+        *(
+            select(earlier.ply)
+            .where(earlier.game_id == GameRow.id, earlier.ply == ply, earlier.notation == move)
+            .exists()
+            for ply, move in enumerate(moves[:-1], start=1)
+        ),
     ]
 
 

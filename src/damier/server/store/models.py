@@ -174,6 +174,8 @@ class MoveRow(Base):
     """One move of a game, stored with the change it made."""
 
     __tablename__ = "moves"
+    __table_args__ = (Index("ix_moves_ply_notation", "ply", "notation"),)
+    """The games that played a move at a ply (the archive's opening filter, the explorer)."""
 
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
