@@ -111,9 +111,8 @@ def main() -> None:
                 p50 = statistics.median(times) * 1000
                 p95 = times[int(0.95 * (len(times) - 1))] * 1000
                 found = answer.json()["games"]
-                print(
-                    f"line of {plies:2d} plies: p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  ({found} games)"
-                )
+                figures = f"p50 {p50:6.1f} ms  p95 {p95:6.1f} ms"
+                print(f"line of {plies:2d} plies: {figures}  ({found} games)")
 
 
 if __name__ == "__main__":
