@@ -45,7 +45,8 @@ def fill(client: TestClient, games: int, lines: list[list[str]], rng: random.Ran
 
     async def write() -> None:
         async with services.database.session() as session, session.begin():
-            game_rows, move_rows = [], []
+            game_rows: list[dict[str, object]] = []
+            move_rows: list[dict[str, object]] = []
             for number in range(games):
                 line = rng.choice(lines)
                 winner = rng.choice([0, 1, None])
