@@ -92,6 +92,8 @@ def test_an_account_is_made_once_and_a_wrong_password_refused(client: TestClient
     assert again.sign_in("Robot", "a long secret phrase") == player_id
     with pytest.raises(BotError, match="401"):
         again.sign_in("Robot", "not the password")
+    with pytest.raises(BotError, match=r"401.*; and as a new account: .*409"):
+        again.sign_in("Robot", "not the password", register=True)
 
 
 @pytest.mark.parametrize(

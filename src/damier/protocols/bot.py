@@ -109,10 +109,13 @@ class Bot:
             account = {"name": name, "password": password}
             try:
                 me = self._call("POST", "/api/login", account, retries=0)
-            except BotError:
+            except BotError as refused:
                 if not register:
                     raise
-                me = self._call("POST", "/api/register", account, retries=0)
+                try:
+                    me = self._call("POST", "/api/register", account, retries=0)
+                except BotError as error:  # (a name taken: the password was wrong)
+                    raise BotError(f"{refused}; and as a new account: {error}") from None
         return str(me["id"])
 
     def offer(self) -> dict[str, Any]:
