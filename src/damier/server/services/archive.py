@@ -298,7 +298,7 @@ async def explore(*, services: Services, wanted: ArchiveFilter) -> Explored:
         following = aliased(MoveRow)
         after_opening = following.ply == 1
         if opening:
-            last, earlier = aliased(MoveRow), aliased(MoveRow)
+            last = aliased(MoveRow)
             # (The query must go from the opening's last move to its games, then to their
             # next: "+ 0" keeps SQLite, which has no statistics, from reading every game's
             # move at that ply through the moves' index first.)
@@ -308,12 +308,7 @@ async def explore(*, services: Services, wanted: ArchiveFilter) -> Explored:
                 .join(GameRow, GameRow.id == last.game_id)
                 .where(last.ply == len(opening), last.notation == opening[-1])
             )
-            conditions.extend(
-                select(earlier.ply)
-                .where(earlier.game_id == GameRow.id, earlier.ply == ply, earlier.notation == move)
-                .exists()
-                for ply, move in enumerate(opening[:-1], start=1)
-            )
+            conditions.extend(_played(opening[:-1]))
         counted = games_of.where(*conditions).with_only_columns(func.count())
         games = await session.scalar(counted)
         winner = GameRow.result_winner
@@ -343,22 +338,25 @@ async def explore(*, services: Services, wanted: ArchiveFilter) -> Explored:
 
 
 def _line(moves: list[str]) -> list[ColumnElement[bool]]:
-    """The games whose first moves are ``moves`` (their own rows of moves: a query of the
-    moves after them is not mistaken for them). The games that played the last of them at
-    its ply are found first, through the index of the moves by ply and notation; the
-    earlier moves are then checked game by game."""
+    """The games whose first moves are ``moves``: those that played the last of them at
+    its ply, found through the index of the moves by ply and notation, then the earlier
+    moves checked game by game."""
     if not moves:
         return []
-    earlier, last = aliased(MoveRow), aliased(MoveRow)
+    last = aliased(MoveRow)
     reached = select(last.game_id).where(last.ply == len(moves), last.notation == moves[-1])
+    return [GameRow.id.in_(reached), *_played(moves[:-1])]
+
+
+def _played(moves: list[str]) -> list[ColumnElement[bool]]:
+    """Each of ``moves`` played at its ply from the start, game by game (in rows of moves
+    of their own: a query of the moves after them is not mistaken for them)."""
+    earlier = aliased(MoveRow)
     return [
-        GameRow.id.in_(reached),
-        *(
-            select(earlier.ply)
-            .where(earlier.game_id == GameRow.id, earlier.ply == ply, earlier.notation == move)
-            .exists()
-            for ply, move in enumerate(moves[:-1], start=1)
-        ),
+        select(earlier.ply)
+        .where(earlier.game_id == GameRow.id, earlier.ply == ply, earlier.notation == move)
+        .exists()
+        for ply, move in enumerate(moves, start=1)
     ]
 
 
