@@ -30,12 +30,13 @@ if TYPE_CHECKING:
 POLL = 0.3
 """Seconds between two reads of the game while the bot waits."""
 RETRIES = 6
-"""How many times a request the platform did not answer is sent again (about a minute)."""
+"""How many times a request the platform did not answer is sent again (waiting 1, 2, 4,
+8, 10 and 10 s: about half a minute)."""
 THINK = 10.0
 """The most the engine spends on a move (the clock's share is most often less)."""
 
 
-class BotError(Exception):
+class BotError(RuntimeError):
     """The platform refused what the bot asked (its answer's ``detail`` said why)."""
 
 
