@@ -236,6 +236,8 @@ def test_the_explorer_shows_the_archive_s_moves_and_plays_them(people: Contexts)
     expect(row).to_have_count(1)
     expect(row.locator("td").nth(1)).to_have_text("1")
     expect(row.locator("td").nth(2)).to_have_text("100% / 0% / 0%")
+    games = ana.get_attribute("#explorer-games", "href") or ""
+    assert parse_qs(urlsplit(games).query) == {"variant": ["thai"]}  # the start: no opening
     ana.screenshot(path=str(SCREENSHOTS / "damier-explorer.png"), full_page=True)
     row.get_by_role("button", name=first).click()
     expect(ana.locator("#moves .tree-move")).to_have_count(1)

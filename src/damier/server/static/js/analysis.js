@@ -132,12 +132,15 @@ async function go(node) {
 async function explore(node) {
   const status = $("explorer-status");
   const table = $("explorer");
+  const link = $("explorer-games");
+  link.hidden = true;
   if (page.tree.root.fen !== page.detail.start_fen) {
     status.textContent = t("The archive's games start from the variant's start position.");
     table.hidden = true;
     return;
   }
-  const params = new URLSearchParams({ variant: page.variant, opening: page.tree.notations(node).join(" ") });
+  const line = page.tree.notations(node);
+  const params = new URLSearchParams({ variant: page.variant, opening: line.join(" ") });
   let data;
   try {
     data = await getJSON(`/api/archive/explorer?${params}`);
@@ -163,6 +166,9 @@ async function explore(node) {
     ),
   );
   table.hidden = data.moves.length === 0;
+  // The archive filters by an opening of up to 12 plies.
+  link.hidden = !data.games || line.length > 12;
+  link.href = `/archive?${params}`;
 }
 
 async function play(move) {
