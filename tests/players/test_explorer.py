@@ -74,3 +74,19 @@ def test_refusals(client: TestClient) -> None:
     long_line = "%20".join(["32-28", "18-23"] * 21)
     answer = client.get(f"/api/archive/explorer?variant=international&opening={long_line}")
     assert answer.status_code == 400 and "40" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("query", "reason"),
+    [
+        ("variant=international&opening=32-28%00", "is not a move"),
+        ("variant=international&opening=%27%3Bdrop", "is not a move"),
+        ("variant=international&player=Ana%00", "no player"),
+    ],
+)
+def test_what_is_no_move_or_no_name_is_refused_before_the_database(
+    client: TestClient, query: str, reason: str
+) -> None:
+    for route in ("/api/archive/explorer", "/api/archive"):
+        answer = client.get(f"{route}?{query}")
+        assert answer.status_code in (400, 404) and reason in answer.json()["detail"]

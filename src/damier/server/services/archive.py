@@ -103,6 +103,8 @@ def opening_moves(text: str) -> list[str]:
 
 async def _player_ids(session: AsyncSession, name: str) -> list[str]:
     """The players called ``name`` (guests may share a name), or the player of that id."""
+    if "\x00" in name:  # no name holds one (and PostgreSQL refuses it in a query)
+        raise NotFound(tr("no player {player}", player=repr(name)))
     query = select(PlayerRow.id).where(PlayerRow.name_key == name_key(name))
     ids = list((await session.scalars(query)).all())
     if not ids and await session.get(PlayerRow, name) is not None:
@@ -110,6 +112,29 @@ async def _player_ids(session: AsyncSession, name: str) -> list[str]:
     if not ids:
         raise NotFound(tr("no player {player}", player=repr(name)))
     return ids
+
+
+_MOVE = re.compile(r"[A-Za-z0-9]{1,4}(?:[-x:][A-Za-z0-9]{1,4}){1,40}")
+"""What a move of an opening looks like: squares (numbers or names) joined by ``-``,
+``x`` or ``:``."""
+
+
+def _opening(text: str, most: int) -> list[str]:
+    """The moves of an opening asked for, at most ``most``; BadRequest for one that is no
+    move at all (a database would refuse some characters, PostgreSQL a NUL, with a 500)."""
+    moves = opening_moves(text)
+    for move in moves:
+        if not _MOVE.fullmatch(move):
+            raise BadRequest(tr("{move} is not a move", move=repr(move[:20])))
+    if len(moves) > most:
+        raise BadRequest(
+            tr_n(
+                "an opening of at most {n} move (ply)",
+                "an opening of at most {n} moves (plies)",
+                most,
+            )
+        )
+    return moves
 
 
 def _day_start(day: date) -> float:
@@ -151,15 +176,7 @@ async def _conditions(
     if wanted.until is not None:
         conditions.append(GameRow.finished < _day_start(wanted.until + timedelta(days=1)))
     if wanted.opening:
-        moves = opening_moves(wanted.opening)
-        if len(moves) > MAX_OPENING_PLIES:
-            raise BadRequest(
-                tr_n(
-                    "an opening of at most {n} move (ply)",
-                    "an opening of at most {n} moves (plies)",
-                    MAX_OPENING_PLIES,
-                )
-            )
+        moves = _opening(wanted.opening, MAX_OPENING_PLIES)
         conditions.extend(_line(moves))
     return conditions
 
@@ -276,15 +293,7 @@ async def explore(*, services: Services, wanted: ArchiveFilter) -> Explored:
     if not wanted.variant:
         raise BadRequest(tr("say which variant to explore"))
     rules = rules_of(wanted.variant)
-    opening = opening_moves(wanted.opening or "")
-    if len(opening) > MAX_EXPLORED_PLIES:
-        raise BadRequest(
-            tr_n(
-                "an opening of at most {n} move (ply)",
-                "an opening of at most {n} moves (plies)",
-                MAX_EXPLORED_PLIES,
-            )
-        )
+    opening = _opening(wanted.opening or "", MAX_EXPLORED_PLIES)
     explored = replace(wanted, opening=None)
     async with services.database.session() as session:
         conditions = [
