@@ -624,7 +624,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(str(error)) from None
 
 
-def _counted(what: str, most: int, least: int = 1) -> Callable[[str], int]:
+def counted(what: str, most: int, least: int = 1) -> Callable[[str], int]:
     """argparse's type for a number of ``what``, ``least`` to ``most``."""
 
     def count(text: str) -> int:
@@ -639,17 +639,17 @@ def _counted(what: str, most: int, least: int = 1) -> Callable[[str], int]:
     return count
 
 
-_workers = _counted("processes", 64)
-_plies = _counted("plies", 100)
+_workers = counted("processes", 64)
+_plies = counted("plies", 100)
 """A search depth (the engine searches 120 plies at the most)."""
-_level = _counted("level", 10)
+_level = counted("level", 10)
 
 
 def _threads(text: str) -> int:
     """A number of search threads (argparse's type for ``--threads``)."""
     from damier.engine.levels import MAX_THREADS  # the engine: only for its commands
 
-    return _counted("threads", MAX_THREADS)(text)
+    return counted("threads", MAX_THREADS)(text)
 
 
 def _port(text: str) -> int:
@@ -711,7 +711,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--svg", action="store_true", help="an SVG picture on standard output")
     show.add_argument("-o", "--output", help="write the SVG picture to this file")
     show.add_argument(
-        "--size", type=_counted("pixels", 10_000, 16), default=400, help="SVG width (400)"
+        "--size", type=counted("pixels", 10_000, 16), default=400, help="SVG width (400)"
     )
     show.add_argument("--flipped", action="store_true", help="SVG: Black at the bottom")
     show.set_defaults(run=_show)
@@ -748,7 +748,7 @@ def build_parser() -> argparse.ArgumentParser:
     dxp = commands.add_parser("dxp", help="play international draughts over DXP (TCP)")
     role = dxp.add_mutually_exclusive_group(required=True)
     role.add_argument(
-        "--listen", type=_counted("port", 65535, 0), metavar="PORT", help="wait for an Initiator"
+        "--listen", type=counted("port", 65535, 0), metavar="PORT", help="wait for an Initiator"
     )
     role.add_argument("--connect", metavar="HOST:PORT", help="ask a Follower for games")
     dxp.add_argument("--host", default="127.0.0.1", help="address to listen on")
@@ -757,13 +757,13 @@ def build_parser() -> argparse.ArgumentParser:
     dxp.add_argument("--threads", type=_threads, default=1, help="search threads (Lazy SMP)")
     dxp.add_argument("--no-book", dest="book", action="store_false", help="no opening book")
     dxp.add_argument(
-        "--games", type=_counted("games", 10**6), default=1, help="games to ask for (--connect)"
+        "--games", type=counted("games", 10**6), default=1, help="games to ask for (--connect)"
     )
     dxp.add_argument(
-        "--minutes", type=_counted("minutes", 999, 0), default=10, help="game time to ask for"
+        "--minutes", type=counted("minutes", 999, 0), default=10, help="game time to ask for"
     )
     dxp.add_argument(
-        "--moves", type=_counted("moves", 999, 0), default=0, help="moves in that time (0: all)"
+        "--moves", type=counted("moves", 999, 0), default=0, help="moves in that time (0: all)"
     )
     dxp.add_argument("--colour", choices=("white", "black"), default="white")
     dxp.add_argument("--fen", default=None, help="start position to ask for")
@@ -791,7 +791,7 @@ def build_parser() -> argparse.ArgumentParser:
     limit.add_argument("--time", type=_positive_seconds, default=None, help="seconds per move")
     limit.add_argument("--depth", type=_plies, default=None, help="plies per move")
     match.add_argument(
-        "--max-plies", type=_counted("plies", 10**6), default=400, help="then adjudicate a draw"
+        "--max-plies", type=counted("plies", 10**6), default=400, help="then adjudicate a draw"
     )
     match.add_argument("--seed", type=int, default=None, help="seed for the opening draw")
     match.add_argument("--pdn", default=None, help="write the games to this PDN file")
@@ -869,7 +869,7 @@ def build_parser() -> argparse.ArgumentParser:
         "without it the bot plays as a guest)",
     )
     bot.add_argument(
-        "--games", type=_counted("games", 100_000, 0), default=0, help="games (0: no end)"
+        "--games", type=counted("games", 100_000, 0), default=0, help="games (0: no end)"
     )
     bot.add_argument(
         "--think", type=_positive_seconds, default=10.0, help="the most seconds a move (10)"

@@ -12,9 +12,19 @@ import pytest
 
 from damier import Board
 from damier.engine import Engine
-from damier.engine.book import Book, BookError, BookMove, BuildSettings, build, shipped_book
+from damier.engine.book import (
+    Book,
+    BookError,
+    BookMove,
+    BuildSettings,
+    build,
+    game_positions,
+    load_book,
+    shipped_book,
+)
 from damier.engine.book_command import add_commands, shipped_book_path
 from damier.match import VARIANT_DECKS
+from damier.notation.pdn import read_pdn
 from damier.protocols.hub import HubEngine
 
 START = "W:W31-50:B1-20"
@@ -173,3 +183,63 @@ def test_the_book_command(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
 def test_book_settings_out_of_range_are_refused(settings: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="a book grows"):
         BuildSettings(**settings)  # type: ignore[arg-type]
+
+
+GAMES = """[GameType "20"]
+
+1. 32-28 19-23 2. 28x19 14x23 3. 37-32 *
+
+[GameType "20"]
+
+1. 32-28 17-21 2. 99-98 31-27 *
+
+[GameType "25"]
+
+1. 22-18 11-15 *
+"""
+
+
+def test_the_positions_games_reach() -> None:
+    games = read_pdn(GAMES)
+
+    def after(*moves: str) -> str:
+        board = Board("international")
+        for move in moves:
+            board.push(move)
+        return board.fen
+
+    # Each position once, where the side to move has a choice (after 19-23 only 28x19
+    # is legal); the second game stops at 99-98, the Russian game is not read.
+    assert [board.fen for board in game_positions("international", games, plies=4)] == [
+        after(),
+        after("32-28"),
+        after("32-28", "19-23", "28x19"),
+        after("32-28", "17-21"),
+    ]
+    assert len(list(game_positions("international", games, plies=1))) == 1
+
+
+def test_a_book_searches_the_positions_of_games_without_growing_from_them() -> None:
+    line = list(game_positions("international", read_pdn(GAMES), plies=3))
+    settings = BuildSettings(plies=2, width=2, margin=1000, seconds=0.01, depth=3)
+    book = build("international", [], settings, lines=line)
+    assert sorted(book.positions) == sorted(board.fen for board in line)
+
+
+def test_the_book_command_reads_games(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    add_commands(parser.add_subparsers())
+    games, output = tmp_path / "games.pdn", tmp_path / "book.txt"
+    games.write_text(GAMES)
+    words = "book build --variant russian --plies 1 --seconds 0.01 --depth 2 --game-plies 2"
+    args = parser.parse_args([*words.split(), "--games", str(games), "--output", str(output)])
+    args.run(args)  # the start, the 150 openings of the deck, and the game's position
+    book = load_book(output)
+    after = Board("russian")
+    after.push("22-18")
+    assert after.fen in book.positions
+    assert "--game-plies 2 --games games.pdn" in output.read_text()
+    assert "2 positions from the first 2 plies of 3 games" in capsys.readouterr().err
+    missing = parser.parse_args(["book", "build", "--games", str(tmp_path / "none.pdn")])
+    assert missing.run(missing) == 2
+    assert "cannot read" in capsys.readouterr().err

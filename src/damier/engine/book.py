@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from damier.board import Board, Move
 from damier.errors import IllegalMoveError
 from damier.match import OpeningDeck
+from damier.notation.pdn import PdnGame
 from damier.rules import get_variant
 
 if TYPE_CHECKING:
@@ -154,6 +155,30 @@ def seed_positions(variant: str) -> Iterator[Board]:
             yield board
 
 
+def game_positions(variant: str, games: Iterable[PdnGame], plies: int) -> Iterator[Board]:
+    """The positions of the ``games`` of ``variant`` within their first ``plies`` plies,
+    each once, where the side to move has a choice: the lines games really reach, which
+    a book grown from the decks alone leaves after a few moves. Games of other variants
+    are passed over; a game stops at its first move that does not replay."""
+    name = get_variant(variant).name
+    seen: set[str] = set()
+    for game in games:
+        try:
+            if game.variant(name).name != name:
+                continue
+            board = Board(name, game.tags["FEN"]) if "FEN" in game.tags else Board(name)
+        except ValueError:  # an unknown variant or a broken FEN: not this book's game
+            continue
+        for node in game.moves[:plies]:
+            if len(board.legal_moves) > 1 and board.fen not in seen:
+                seen.add(board.fen)
+                yield board.copy()
+            try:
+                board.push(node.text)
+            except ValueError:  # an illegal move or a forfeit: the game stops here
+                break
+
+
 @dataclass(frozen=True)
 class BuildSettings:
     """How deep and how wide a book grows."""
@@ -193,10 +218,13 @@ def build(
     on_position: Callable[[str, tuple[BookMove, ...], Book], None] | None = None,
     book: Book | None = None,
     threads: int = 1,
+    lines: Iterable[Board] = (),
 ) -> Book:
     """A book of ``variant`` grown from ``seeds`` by the full engine (without a book, on
-    ``threads`` threads), breadth first; the positions already in ``book`` are kept and
-    not searched again unless their search was shallower than ``settings.depth``.
+    ``threads`` threads), breadth first, then the positions of ``lines`` (of games:
+    :func:`game_positions`), each searched but not grown from, since its game goes on
+    in the positions after it; the positions already in ``book`` are kept and not
+    searched again unless their search was shallower than ``settings.depth``.
     ``on_position`` hears of each position searched, with the book so far."""
     from damier.engine import Engine
 
@@ -208,6 +236,7 @@ def build(
         if min(entry.depth for entry in entries) >= settings.depth
     }
     queue: deque[tuple[Board, int]] = deque((seed, 0) for seed in seeds)
+    queue.extend((board, settings.plies - 1) for board in lines)  # searched, not grown
     while queue:
         board, ply = queue.popleft()
         while len(board.legal_moves) == 1:  # an only move needs no book

@@ -11,15 +11,18 @@ from pathlib import Path
 from typing import Any
 
 from damier.board import Board
+from damier.cli import counted
 from damier.engine.book import (
     Book,
     BookMove,
     BuildSettings,
     build,
+    game_positions,
     load_book,
     seed_positions,
     shipped_book,
 )
+from damier.notation.pdn import PdnGame, decode_pdn, read_pdn
 from damier.rules import get_variant
 
 SAVE_EVERY = 25
@@ -41,11 +44,25 @@ def _build(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else shipped_book_path(variant)
     settings = BuildSettings(args.plies, args.width, args.margin, args.seconds, args.depth)
     before = load_book(output) if output.is_file() and not args.fresh else None
+    games: list[PdnGame] = []
+    for name in args.games:
+        try:
+            games.extend(read_pdn(decode_pdn(Path(name).read_bytes())))
+        except OSError as error:
+            _say(f"cannot read {name}: {error.strerror or error}")
+            return 2
+    lines = list(game_positions(variant, games, args.game_plies))
+    if args.games:
+        _say(f"{len(lines)} positions from the first {args.game_plies} plies of {len(games)} games")
     command = (
         f"damier book build --variant {variant} --plies {settings.plies} --width "
         f"{settings.width} --margin {settings.margin} --seconds {settings.seconds} "
         f"--depth {settings.depth}"
     )
+    if args.games:
+        command += f" --game-plies {args.game_plies} " + " ".join(
+            f"--games {Path(name).name}" for name in args.games
+        )
     header = [
         f"Opening book of {get_variant(variant).title}, built by Damier's engine.",
         f"Made on {datetime.date.today().isoformat()}: {command}",
@@ -62,7 +79,7 @@ def _build(args: argparse.Namespace) -> int:
             output.write_text(book.text(header), encoding="utf-8")
 
     output.parent.mkdir(parents=True, exist_ok=True)
-    book = build(variant, seed_positions(variant), settings, progress, before, args.threads)
+    book = build(variant, seed_positions(variant), settings, progress, before, args.threads, lines)
     output.write_text(book.text(header), encoding="utf-8")
     elapsed = time.perf_counter() - started
     _say(f"{len(book)} positions ({searched} searched now) in {elapsed:.0f} s: {output}")
@@ -101,6 +118,16 @@ def add_commands(commands: Any) -> None:
     make.add_argument("--seconds", type=float, default=BuildSettings.seconds, help="a position")
     make.add_argument(
         "--depth", type=int, default=BuildSettings.depth, help="least depth of a kept search"
+    )
+    make.add_argument(
+        "--games",
+        action="append",
+        default=[],
+        metavar="PDN",
+        help="also search the positions these games reach (repeatable)",
+    )
+    make.add_argument(
+        "--game-plies", type=counted("plies", 400), default=20, help="how far into each game"
     )
     make.add_argument("--threads", type=int, default=1, help="search threads (with --width 1)")
     make.add_argument("--output", default=None, help="book file (default: the shipped one)")
