@@ -48,6 +48,7 @@ from damier.engine.search import (
     next_depth,
     ordering_score,
     pick,
+    prefetch_entry,
     probe,
     quiet_moves_draw,
     reduced,
@@ -380,6 +381,7 @@ def bit_negamax(
             count_king_run(stats, runs, ply, False, 0, 0)
         count_quiet_plies(runs, ply, not quiet_king)
         child_key = key ^ _key_delta(moves, ply, i, kings, player, cell_of, z)
+        prefetch_entry(tt_keys, tt_data, child_key)
         # Play the move: the child's side to move is the other side, less the captured set.
         origin = moves[ply, i, M_FROM]
         to = moves[ply, i, M_TO]

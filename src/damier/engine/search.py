@@ -19,7 +19,7 @@ import numpy.typing as npt
 
 from damier.engine.evaluation import evaluate
 from damier.kernel import layout as L
-from damier.kernel.jit import kernel, kernel_inline
+from damier.kernel.jit import kernel, kernel_inline, prefetch
 from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 from damier.rules import Variant
 from damier.rules.draws import QuietMoves
@@ -127,6 +127,15 @@ def probe(tt_keys, tt_data, key, depth, ply, alpha, beta):
         flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha)
     )
     return remembered, decides, score
+
+
+@kernel_inline
+def prefetch_entry(tt_keys, tt_data, key):
+    """Ask for the table entry of ``key`` ahead of :func:`probe` (a node's child, before
+    the move is played): the entry's two reads are the search's costliest memory waits."""
+    slot = key & (tt_keys.shape[0] - 1)
+    prefetch(tt_keys, slot)
+    prefetch(tt_data, slot)
 
 
 @kernel_inline

@@ -88,7 +88,7 @@ def _ctpop(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
-@overload(popcount)
+@overload(popcount, inline="always")  # one instruction, not a call
 def _popcount_compiled(x):  # type: ignore[no-untyped-def]
     def impl(x):  # type: ignore[no-untyped-def]
         return _ctpop(np.uint64(x))  # type: ignore[call-arg]
@@ -111,7 +111,7 @@ def _cttz(typingctx, x):  # type: ignore[no-untyped-def]
     return sig, codegen
 
 
-@overload(bit_index)
+@overload(bit_index, inline="always")
 def _bit_index_compiled(x):  # type: ignore[no-untyped-def]
     def impl(x):  # type: ignore[no-untyped-def]
         return _cttz(np.uint64(x))  # type: ignore[call-arg]

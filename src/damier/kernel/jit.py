@@ -23,11 +23,59 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from llvmlite import ir
 from numba import njit, types
-from numba.core import event
+from numba.core import cgutils, event
+from numba.extending import intrinsic, overload
 
 _kernel = njit(cache=True, nogil=True, _nrt=False)
 kernel_inline = njit(cache=True, nogil=True, _nrt=False, inline="always")
+
+
+def prefetch(array: Any, index: int) -> None:
+    """Ask the processor to bring row ``index`` of ``array`` into its cache, so that a
+    read of it later does not wait for memory (a hint: no value changes; plain Python
+    does nothing). The search asks for a child's transposition-table entry before it
+    plays the move, and the miss overlaps with that work."""
+
+
+@intrinsic
+def _prefetch(typingctx, array, index):  # type: ignore[no-untyped-def]
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
+        return None
+    sig = types.void(array, index)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        kind = signature.args[0]
+        view = context.make_array(kind)(context, builder, args[0])
+        first = [args[1]] + [ir.Constant(args[1].type, 0)] * (kind.ndim - 1)
+        pointer = cgutils.get_item_pointer2(
+            context,
+            builder,
+            view.data,
+            cgutils.unpack_tuple(builder, view.shape),
+            cgutils.unpack_tuple(builder, view.strides),
+            kind.layout,
+            first,
+        )
+        byte = ir.IntType(8).as_pointer()
+        word = ir.IntType(32)
+        hint = ir.FunctionType(ir.VoidType(), [byte, word, word, word])
+        function = cgutils.get_or_insert_function(builder.module, hint, "llvm.prefetch.p0")
+        # A read (0), kept in every cache level (3), of data (1).
+        address = builder.bitcast(pointer, byte)
+        builder.call(function, [address, word(0), word(3), word(1)])
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@overload(prefetch, inline="always")
+def _prefetch_compiled(array, index):  # type: ignore[no-untyped-def]
+    def impl(array, index):  # type: ignore[no-untyped-def]
+        _prefetch(array, index)
+
+    return impl
 
 
 def _plain_types(dispatcher: Any) -> Any:
