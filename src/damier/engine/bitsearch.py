@@ -271,6 +271,42 @@ def _key_delta(moves, ply, i, kings, player, cell_of, z):
     return delta ^ z[cells, player] ^ z[cells, 1 - player]
 
 
+@kernel_inline
+def _probe_tablebase(me, opp, kings, player, tb_ix, tb_values, tb_distances):
+    """(whether the endgame database holds the position, its score): a draw 0, a win
+    :data:`TABLEBASE_WIN` less 256 a piece and a man and its distance, a loss the
+    opposite."""
+    index = probe_index(tb_ix, me, opp, kings, player)
+    if index < 0:
+        return False, 0
+    value = packed_value(tb_values, index)
+    if value == DRAW:
+        return True, 0
+    left = popcount(me | opp) + popcount((me | opp) & ~kings)
+    score = TABLEBASE_WIN - 256 * left - tb_distances[index]
+    return True, score if value == WIN else -score
+
+
+@kernel_inline
+def _quiet_leaf(
+    geo, q, me, opp, kings, player, wings, extra, carried, ply, stats, runs, tb_ix, tb_values,
+    tb_distances,
+):  # fmt: skip
+    """The value of a node at the horizon whose side to move has no capture (entered):
+    a draw by the rule of quiet moves, the endgame database's value, no move (a loss, or
+    a win in the giveaway games), else the evaluation."""
+    quiet = count_quiet(geo, q, me, opp, kings, player)
+    if quiet > 0 and quiet_moves_draw(stats, runs, ply):
+        return 0
+    if popcount(me | opp) <= tb_ix[H_PIECES]:
+        found, score = _probe_tablebase(me, opp, kings, player, tb_ix, tb_values, tb_distances)
+        if found:
+            return score
+    if quiet == 0:
+        return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
+    return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
+
+
 @kernel
 def bit_negamax(
     geo,
@@ -318,23 +354,19 @@ def bit_negamax(
     if count < 0:  # too many moves, or too many kings met in one capture
         return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
     captures = count > 0
+    if not captures and (depth <= 0 or ply >= MAX_PLY - 2):
+        return _quiet_leaf(
+            geo, q, me, opp, kings, player, wings, extra, carried, ply, stats, runs, tb_ix,
+            tb_values, tb_distances,
+        )  # fmt: skip
     if quiet_moves_draw(stats, runs, ply) and (
         captures or count_quiet(geo, q, me, opp, kings, player) > 0
     ):
         return 0
     if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
-        index = probe_index(tb_ix, me, opp, kings, player)
-        if index >= 0:
-            value = packed_value(tb_values, index)
-            if value == DRAW:
-                return 0
-            left = popcount(me | opp) + popcount((me | opp) & ~kings)
-            score = TABLEBASE_WIN - 256 * left - tb_distances[index]
-            return score if value == WIN else -score
-    if not captures and (depth <= 0 or ply >= MAX_PLY - 2):
-        if count_quiet(geo, q, me, opp, kings, player) == 0:
-            return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-        return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
+        found, score = _probe_tablebase(me, opp, kings, player, tb_ix, tb_values, tb_distances)
+        if found:
+            return score
     if ply >= MAX_PLY - 2:
         return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
     # The table comes before the quiet moves are listed: a node it decides costs no move
@@ -395,46 +427,62 @@ def bit_negamax(
         window = -beta if n == 0 else -alpha - 1
         crowns = moves[ply, i, M_KING] != ZERO and origin & kings == ZERO
         search_depth = reduced(n, depth, captures, child_depth, beta - alpha > 1, crowns)
+        # A child at the horizon whose side has no capture is valued here, not by a call:
+        # most nodes are such leaves, and a call's thirty-odd arguments cost more than the
+        # leaf itself. (``threatens`` is exact when it says no: no man has a first jump and
+        # there is no king.)
+        leaf = search_depth <= 0 and not threatens(
+            geo, q, child_me, child_opp, child_kings, 1 - player
+        )
         while True:
-            score = -bit_negamax(
-                geo,
-                q,
-                cell_of,
-                wings,
-                z,
-                child_me,
-                child_opp,
-                child_kings,
-                1 - player,
-                child_key,
-                search_depth,
-                ply + 1,
-                window,
-                -alpha,
-                moves,
-                order,
-                fb,
-                fi,
-                st,
-                tt_keys,
-                tt_data,
-                killers,
-                history,
-                keys,
-                pv,
-                stats,
-                runs,
-                pst,
-                extra,
-                carried,
-                tb_ix,
-                tb_values,
-                tb_distances,
-            )
+            if leaf:
+                score = 0
+                if not enter(stats, keys, pv, child_key, ply + 1):
+                    score = -_quiet_leaf(
+                        geo, q, child_me, child_opp, child_kings, 1 - player, wings, extra,
+                        carried, ply + 1, stats, runs, tb_ix, tb_values, tb_distances,
+                    )  # fmt: skip
+            else:
+                score = -bit_negamax(
+                    geo,
+                    q,
+                    cell_of,
+                    wings,
+                    z,
+                    child_me,
+                    child_opp,
+                    child_kings,
+                    1 - player,
+                    child_key,
+                    search_depth,
+                    ply + 1,
+                    window,
+                    -alpha,
+                    moves,
+                    order,
+                    fb,
+                    fi,
+                    st,
+                    tt_keys,
+                    tt_data,
+                    killers,
+                    history,
+                    keys,
+                    pv,
+                    stats,
+                    runs,
+                    pst,
+                    extra,
+                    carried,
+                    tb_ix,
+                    tb_values,
+                    tb_distances,
+                )
             narrowed = search_depth < child_depth or (window != -beta and score < beta)
             if n == 0 or score <= alpha or not narrowed:
                 break
             window, search_depth = -beta, child_depth
+            leaf = leaf and search_depth <= 0
         if stats[S_STOP] == 1:
             return 0
         if score > best:
