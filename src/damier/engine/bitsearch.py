@@ -20,7 +20,7 @@ import numpy.typing as npt
 from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
 from damier.egtb.probe import NO_TABLES, search_tables
 from damier.engine.evaluation import NETWORK, combine
-from damier.engine.network import add_piece, clear_accumulators, network_output
+from damier.engine.network import add_piece, clear_accumulators, move_piece, network_output
 from damier.engine.patterns import (
     REGIONS,
     configured_value,
@@ -216,8 +216,10 @@ def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra):
     network = extra[NETWORK]
     accumulators = 2 * regions + 1
     width = carried_width(extra)
-    here, after = carried[ply, :width], carried[ply + 1, :width]
-    for slot in range(width):
+    # The network's accumulators are written by move_piece; the rest is copied.
+    copied = accumulators if network > 0 else width
+    here, after = carried[ply, :copied], carried[ply + 1, :copied]
+    for slot in range(copied):
         after[slot] = here[slot]
     origin = moves[ply, i, M_FROM]
     to = moves[ply, i, M_TO]
@@ -225,11 +227,9 @@ def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra):
     if network > 0:
         was_king = origin & kings != ZERO
         code = 2 * player + (2 if was_king else 1)
-        add_piece(
-            carried, ply + 1, accumulators, code, cell_of[bit_index(origin)], -1, extra, network
-        )
-        code = 2 * player + (2 if was_king or crowned else 1)
-        add_piece(carried, ply + 1, accumulators, code, cell_of[bit_index(to)], 1, extra, network)
+        new_code = 2 * player + (2 if was_king or crowned else 1)
+        origin_cell, to_cell = cell_of[bit_index(origin)], cell_of[bit_index(to)]
+        move_piece(carried, ply, accumulators, code, origin_cell, new_code, to_cell, extra, network)
     gain = pst[2 * player + (2 if crowned else 1), bit_index(to)]
     gain -= pst[2 * player + (2 if origin & kings else 1), bit_index(origin)]
     if regions > 0 and origin & kings == ZERO:

@@ -109,20 +109,28 @@ def _activation(unit):
 
 
 @kernel_inline
+def _weights_row(code, cell, side, extra, start):
+    """Where in ``extra`` the first layer's row of the piece ``code`` on ``cell`` starts,
+    in White's view (``side`` 0) or Black's (1)."""
+    hidden = extra[start]
+    cells = extra[start + 1]
+    weights = start + _HEAD + cells + 2 * hidden
+    if side == 0:
+        return weights + ((code - 1) * cells + cell) * hidden
+    return weights + (((code + 1) % 4) * cells + extra[start + _HEAD + cell]) * hidden
+
+
+@kernel_inline
 def add_piece(carried, ply, slot, code, cell, sign, extra, start):
     """Put (``sign`` 1) or take away (-1) the piece ``code`` on ``cell`` in the
     accumulators of ``carried[ply]`` (White's view from ``slot``, Black's after it); the
     network's part of ``extra`` starts at ``start``."""
     hidden = extra[start]
-    cells = extra[start + 1]
-    weights = start + _HEAD + cells + 2 * hidden
-    white = weights + ((code - 1) * cells + cell) * hidden
-    black = weights + (((code + 1) % 4) * cells + extra[start + _HEAD + cell]) * hidden
     # Loops over slices, without a product: they run on whole vectors of integers (three
     # to four times as fast as indexing the arrays themselves, measured).
     for side in range(2):
         view = slot + side * hidden
-        row = white if side == 0 else black
+        row = _weights_row(code, cell, side, extra, start)
         accumulator = carried[ply, view : view + hidden]
         weights_row = extra[row : row + hidden]
         if sign > 0:
@@ -131,6 +139,25 @@ def add_piece(carried, ply, slot, code, cell, sign, extra, start):
         else:
             for k in range(hidden):
                 accumulator[k] -= weights_row[k]
+
+
+@kernel_inline
+def move_piece(carried, ply, slot, code, cell, new_code, new_cell, extra, start):
+    """``carried[ply + 1]``'s accumulators: ``carried[ply]``'s with the piece ``code`` on
+    ``cell`` gone to ``new_cell`` as ``new_code`` (a move; what it captures is taken away
+    after, by :func:`add_piece`). One pass over each view instead of a copy and two: the
+    search does this for every node."""
+    hidden = extra[start]
+    for side in range(2):
+        view = slot + side * hidden
+        gone = _weights_row(code, cell, side, extra, start)
+        come = _weights_row(new_code, new_cell, side, extra, start)
+        before = carried[ply, view : view + hidden]
+        after = carried[ply + 1, view : view + hidden]
+        leaving = extra[gone : gone + hidden]
+        arriving = extra[come : come + hidden]
+        for k in range(hidden):
+            after[k] = before[k] - leaving[k] + arriving[k]
 
 
 @kernel_inline
