@@ -20,6 +20,7 @@ import pytest
 
 from damier import Board
 from damier.compiled import Warmup, engine_parts
+from damier.engine import CONTEMPT
 from damier.protocols.hub import HubEngine, board_from_hub, hub_move, parse_hub_move
 
 PYD_PATH = Path(os.environ.get("DAMIER_PYDRAUGHTS_PATH", "/tmp/pyd"))
@@ -203,6 +204,26 @@ def test_set_param_level() -> None:
     assert done_move(lines) in {hub_move(m) for m in Board().legal_moves}
 
 
+def test_set_param_contempt_for_a_game_s_moves_only() -> None:
+    """``contempt`` is what a draw costs the engine when it plays (``go think``); an
+    analysis values draws at 0."""
+    hub = Hub()
+    listed = next(line for line in hub.send("hub") if "name=contempt" in line)
+    assert f"value={CONTEMPT} " in listed and "min=-100 max=100" in listed
+    assert hub.send("set-param name=contempt value=-30") == []
+    assert hub.engine.contempt == -30
+    hub.go("init", "pos", "level move-time=0.05")
+    assert hub.engine.engine is not None and hub.engine.engine.contempt == -30
+    hub.send("level infinite")
+    hub.engine.handle("go analyze")
+    deadline = time.perf_counter() + 10
+    while not hub.lines[-1].startswith("info") and time.perf_counter() < deadline:
+        time.sleep(0.005)
+    assert hub.engine.engine.contempt == 0
+    hub.engine.handle("stop")
+    hub.engine.wait()
+
+
 def test_level_limits() -> None:
     hub = Hub()
     hub.send("init")
@@ -244,6 +265,9 @@ MALFORMED = [
     "level time=5 moves=0",
     "set-param name=level value=11",
     "set-param name=level value=ten",
+    "set-param name=contempt value=101",
+    "set-param name=contempt value=-5.5",
+    "set-param name=contempt value=",
     "set-param name=variant value=chess",
     "set-param name=colour value=red",
     "go sideways",

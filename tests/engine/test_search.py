@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from damier import Board, Move, all_variants
-from damier.engine import Engine, Info
+from damier.engine import CONTEMPT, Engine, Info
 from damier.engine.search import MATE, S_NO_MOVE, S_NODES, futile, reduced, tried_in_vain
 
 VARIANTS = [v.name for v in all_variants()] + [
@@ -589,6 +589,30 @@ def test_the_search_knows_the_rule_of_quiet_moves(bitboards: bool) -> None:
     assert searcher.search(after(79), depth=8).score == 0
     # The same position set up without the game's history: the count starts at zero.
     assert searcher.search(Board("english", after(79).fen), depth=8).score > 300
+
+
+@pytest.mark.parametrize("bitboards", [True, False])
+def test_a_draw_costs_the_contempt_in_a_game_s_move_only(bitboards: bool) -> None:
+    """The position above where every move of White's draws by the 40-move rule: a move of
+    a game (a search bounded by time only) values it at the contempt below nothing, for
+    the side to move at the root; a search to a depth or a node count, and an engine
+    without contempt, value it at 0. Both searches, bitboards and tables."""
+
+    def searcher(contempt: int) -> Engine:
+        found = Engine("english", databases=False, book=False, contempt=contempt)
+        if not bitboards:
+            found._context.bitboards = None
+        return found
+
+    board = Board("english", "B:WK1,K2,K3:BK32")
+    for ply in range(79):
+        board.push(("32-28", "1-6", "28-32", "6-1")[ply % 4])
+    assert searcher(CONTEMPT).search(board, time=0.2).score == -CONTEMPT == 0
+    assert searcher(40).search(board, time=0.2).score == -40
+    assert searcher(-25).search(board, time=0.2).score == 25  # a weaker side seeks the draw
+    assert searcher(40).search(board, depth=6).score == 0
+    assert searcher(40).search(board, nodes=5000).score == 0
+    assert searcher(0).search(board, time=0.2).score == 0
 
 
 def test_reverse_futility_cuts_shallow_quiet_nodes_off_the_principal_line() -> None:

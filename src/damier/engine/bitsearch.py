@@ -42,6 +42,7 @@ from damier.engine.search import (
     SearchContext,
     count_king_run,
     count_quiet_plies,
+    draw_value,
     enter,
     futile,
     new_best,
@@ -272,8 +273,8 @@ def _key_delta(moves, ply, i, kings, player, cell_of, z):
 
 
 @kernel_inline
-def _probe_tablebase(me, opp, kings, player, tb_ix, tb_values, tb_distances):
-    """(whether the endgame database holds the position, its score): a draw 0, a win
+def _probe_tablebase(me, opp, kings, player, draw, tb_ix, tb_values, tb_distances):
+    """(whether the endgame database holds the position, its score): a draw ``draw``, a win
     :data:`TABLEBASE_WIN` less 256 a piece and a man and its distance, a loss the
     opposite."""
     index = probe_index(tb_ix, me, opp, kings, player)
@@ -281,7 +282,7 @@ def _probe_tablebase(me, opp, kings, player, tb_ix, tb_values, tb_distances):
         return False, 0
     value = packed_value(tb_values, index)
     if value == DRAW:
-        return True, 0
+        return True, draw
     left = popcount(me | opp) + popcount((me | opp) & ~kings)
     score = TABLEBASE_WIN - 256 * left - tb_distances[index]
     return True, score if value == WIN else -score
@@ -297,9 +298,12 @@ def _quiet_leaf(
     a win in the giveaway games), else the evaluation."""
     quiet = count_quiet(geo, q, me, opp, kings, player)
     if quiet > 0 and quiet_moves_draw(stats, runs, ply):
-        return 0
+        return draw_value(stats, ply)
     if popcount(me | opp) <= tb_ix[H_PIECES]:
-        found, score = _probe_tablebase(me, opp, kings, player, tb_ix, tb_values, tb_distances)
+        draw = draw_value(stats, ply)
+        found, score = _probe_tablebase(
+            me, opp, kings, player, draw, tb_ix, tb_values, tb_distances
+        )
         if found:
             return score
     if quiet == 0:
@@ -349,7 +353,7 @@ def bit_negamax(
     (:mod:`damier.egtb`), probed when no capture is pending and few enough pieces are
     left."""
     if enter(stats, keys, pv, key, ply):
-        return 0
+        return draw_value(stats, ply)
     count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
         return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
@@ -362,9 +366,12 @@ def bit_negamax(
     if quiet_moves_draw(stats, runs, ply) and (
         captures or count_quiet(geo, q, me, opp, kings, player) > 0
     ):
-        return 0
+        return draw_value(stats, ply)
     if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
-        found, score = _probe_tablebase(me, opp, kings, player, tb_ix, tb_values, tb_distances)
+        draw = draw_value(stats, ply)
+        found, score = _probe_tablebase(
+            me, opp, kings, player, draw, tb_ix, tb_values, tb_distances
+        )
         if found:
             return score
     if ply >= MAX_PLY - 2:
@@ -436,7 +443,7 @@ def bit_negamax(
         )
         while True:
             if leaf:
-                score = 0
+                score = -draw_value(stats, ply + 1)
                 if not enter(stats, keys, pv, child_key, ply + 1):
                     score = -_quiet_leaf(
                         geo, q, child_me, child_opp, child_kings, 1 - player, wings, extra,

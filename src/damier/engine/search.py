@@ -44,6 +44,7 @@ S_HISTORY = 5  # number of game positions before the root in ``keys``
 S_KING_LIMIT = 6  # Frisian: quiet moves in a row a king may make while its side has men (0: none)
 S_SAME_KING = 7  # 1: only one king's moves count (another king's starts anew), 0: any king's
 S_QUIET_LIMIT = 8  # plies without a capture or a man move after which the game is drawn (0: none)
+S_CONTEMPT = 9  # what a draw costs the side to move at the root, in hundredths of a man
 
 # Transposition-table entry fields.
 T_DEPTH = 0
@@ -276,6 +277,13 @@ def count_quiet_plies(runs, ply, irreversible):
 
 
 @kernel_inline
+def draw_value(stats, ply):
+    """A draw's value for the side to move at ``ply``: the contempt less for the root's
+    side (even plies), more for the other (a player ahead in strength avoids draws)."""
+    return -stats[S_CONTEMPT] if ply % 2 == 0 else stats[S_CONTEMPT]
+
+
+@kernel_inline
 def quiet_moves_draw(stats, runs, ply):
     """Whether the game is drawn here by its rule of quiet moves (the 25-move rule, ...):
     as many plies as it allows without a capture or a man move. Having no move comes first
@@ -340,7 +348,7 @@ def negamax(
     """The value of the position for ``player`` within (alpha, beta), ``depth`` plies deep
     (captures are always played out)."""
     if enter(stats, keys, pv, key, ply):
-        return 0
+        return draw_value(stats, ply)
     if t.rules[L.R_CROWNING_WINS] == 1:  # Breakthrough: the opponent has crowned and won
         opponent_king = 2 * (1 - player) + 2
         for cell in range(sq.shape[0]):
@@ -356,7 +364,7 @@ def negamax(
     if count == 0:
         return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     if quiet_moves_draw(stats, runs, ply):
-        return 0
+        return draw_value(stats, ply)
     captures = moves[0, L.NCAP] > 0
     if (depth <= 0 and not captures) or ply >= MAX_PLY - 2:
         return evaluate(t, sq, player, pst, extra)
@@ -557,7 +565,7 @@ class SearchContext:
         self.history = np.zeros((cells, cells), dtype=np.int64)
         self.keys = np.zeros(MAX_PLY + 1024, dtype=np.uint64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 2), dtype=np.int64)
-        self.stats = np.zeros(9, dtype=np.int64)
+        self.stats = np.zeros(10, dtype=np.int64)
         self.runs = np.zeros((MAX_PLY + 4, 3), dtype=np.int64)
         """Per ply: (Frisian) the side to move's quiet king moves in a row and the cell of
         that king (:func:`count_king_run`); the plies since the last capture or man move

@@ -22,6 +22,7 @@ import numpy as np
 
 from damier.engine.search import (
     INFINITY,
+    S_CONTEMPT,
     S_KING_LIMIT,
     S_NO_MOVE,
     S_NODES,
@@ -60,7 +61,7 @@ class Helpers:
         self.stop()
         for number, context in enumerate(self.contexts, start=1):
             context.new_search()
-            for slot in (S_NO_MOVE, S_KING_LIMIT, S_SAME_KING, S_QUIET_LIMIT):
+            for slot in (S_NO_MOVE, S_KING_LIMIT, S_SAME_KING, S_QUIET_LIMIT, S_CONTEMPT):
                 context.stats[slot] = self.main.stats[slot]
             context.read_king_runs(board)
             context.read_history(board, key)

@@ -21,6 +21,8 @@ leaves the output as Scan writes it). Above 1, every iteration writes one ``info
 line, best first, each with a ``multipv=<rank>`` field a GUI that knows it can read.
 ``threads`` (1 by default) is the number of search threads, and ``book`` (true by default)
 whether the full level plays from its opening book, as Scan's parameters of those names.
+``contempt`` (hundredths of a man, 0 by default, -100 to 100) is what a draw costs the
+engine when it plays a move (``go think``); an analysis or a ponder values draws at 0.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from damier import __version__
 from damier.board import Board, Move
 from damier.compiled import Progress, Warmup, engine_warmup
 from damier.egtb.auto import building as egtb_building
-from damier.engine import Engine, Info, clock_times
+from damier.engine import CONTEMPT, Engine, Info, clock_times
 from damier.engine.levels import MAX_THREADS
 from damier.errors import IllegalMoveError
 from damier.kernel.jit import watch_compilation
@@ -51,6 +53,8 @@ HUB_VARIANTS = {
 
 MAX_MULTIPV = 10
 """The most lines the ``multipv`` parameter asks for."""
+MAX_CONTEMPT = 100
+"""The largest ``contempt`` either way, a man (hundredths)."""
 
 PIECES = {"e": 0, "w": 1, "W": 2, "b": 3, "B": 4}
 
@@ -174,6 +178,7 @@ class HubEngine:
         self.multipv = 1
         self.threads = threads
         self.book = book
+        self.contempt = CONTEMPT
         self.engine: Engine | None = None
         self.board = Board(self.variant)
         self.limits = Limits()
@@ -211,6 +216,10 @@ class HubEngine:
         self.write(f"param name=multipv value=1 type=int min=1 max={MAX_MULTIPV}")
         self.write(f"param name=threads value={self.threads} type=int min=1 max={MAX_THREADS}")
         self.write(f"param name=book value={str(self.book).lower()} type=bool")
+        self.write(
+            f"param name=contempt value={self.contempt} type=int"
+            f" min={-MAX_CONTEMPT} max={MAX_CONTEMPT}"
+        )
         self.write("wait")
 
     def _init(self, rest: str) -> None:
@@ -266,6 +275,16 @@ class HubEngine:
                 raise HubError("book must be true or false")
             self.book = value == "true"
             self.engine = None
+        elif name == "contempt":
+            try:
+                contempt = int(value)
+            except ValueError:
+                contempt = MAX_CONTEMPT + 1
+            if not -MAX_CONTEMPT <= contempt <= MAX_CONTEMPT:
+                raise HubError(
+                    f"contempt must be an integer from {-MAX_CONTEMPT} to {MAX_CONTEMPT}"
+                )
+            self.contempt = contempt
         else:
             raise HubError(f"unknown parameter {name!r}")
 
@@ -323,6 +342,8 @@ class HubEngine:
             target, seconds = clock_times(limits.remaining, limits.increment, limits.moves_to_go)
         # An analysis or a ponder wants a search, not the book's answer.
         book = not limits.infinite and mode == "think"
+        # A game's move values a draw at the contempt; an analysis or a ponder, objectively.
+        engine.contempt = self.contempt if book else 0
         if not book:
             seconds, target = 3600.0 * 24, None
         with watch_compilation() as compiled:
