@@ -10,7 +10,7 @@ import pytest
 
 from damier import Board
 from damier.engine import Engine
-from damier.engine.search import EXACT, T_SCORE, probe, store
+from damier.engine.search import EXACT, INFINITY, LOWER, MATE, MAX_PLY, UPPER, probe, store
 
 
 def helper_threads() -> list[threading.Thread]:
@@ -68,14 +68,41 @@ def test_threads_are_bounded() -> None:
 def test_a_torn_entry_is_ignored() -> None:
     """Two threads writing one slot at once may leave one's key with the other's fields:
     the key no longer matches and the entry decides nothing."""
-    tt_keys = np.zeros(1024, dtype=np.uint64)
-    tt_data = np.zeros((1024, 4), dtype=np.int64)
+    table = np.zeros((1024, 2), dtype=np.uint64)
     key = np.uint64(0x1234_5678_9ABC_0007)
-    store(tt_keys, tt_data, key, 5, 1, 37, EXACT, 99)
-    remembered, decides, score = probe(tt_keys, tt_data, key, 5, 1, -100, 100)
+    store(table, key, 5, 1, 37, EXACT, 99)
+    remembered, decides, score = probe(table, key, 5, 1, -100, 100)
     assert (remembered, decides, score) == (99, True, 37)
-    tt_data[7, T_SCORE] = -500  # another thread's score for another position
-    assert probe(tt_keys, tt_data, key, 5, 1, -100, 100) == (-1, False, 0)
+    other = np.zeros((1024, 2), dtype=np.uint64)
+    store(other, np.uint64(0x0BAD_0000_0000_0007), 5, 1, -500, EXACT, 12)
+    table[7, 1] = other[7, 1]  # another thread's fields for another position
+    assert probe(table, key, 5, 1, -100, 100) == (-1, False, 0)
+
+
+def test_an_entry_keeps_its_fields() -> None:
+    """Each field of an entry comes back as stored, at the edges of its range: depths from
+    -128 (any lower searches alike, only captures left) to the deepest, scores within a
+    mate either way (mates made relative to the node), every flag; the remembered move's
+    key comes back folded to 32 bits, as the move ordering compares it."""
+    table = np.zeros((1024, 2), dtype=np.uint64)
+    key = np.uint64(0xFEDC_BA98_7654_3001)
+    capture = 12 | (34 << 8) | ((1 << 46 | 1 << 3) << 16)
+    for depth, score, flag, move in [
+        (MAX_PLY, MATE - 7, EXACT, capture),
+        (-128, -MATE + 3, LOWER, 0),
+        (-300, 0, UPPER, 31 | (27 << 8)),
+        (0, -123_456, EXACT, capture),
+    ]:
+        store(table, key, depth, 2, score, flag, move)
+        remembered, decides, found = probe(table, key, min(depth, 0) - 200, 2, -INFINITY, INFINITY)
+        assert remembered == (move ^ (move >> 32)) & 0xFFFFFFFF
+        assert decides == (flag == EXACT)
+        if decides:
+            assert found == score
+        assert probe(table, key, max(depth, -128) + 1, 2, -INFINITY, INFINITY)[1] is False
+        # A lower bound decides a node whose beta it reaches, an upper one below alpha.
+        assert probe(table, key, -200, 2, -INFINITY, -INFINITY)[1] == (flag != UPPER)
+        assert probe(table, key, -200, 2, INFINITY, INFINITY)[1] == (flag != LOWER)
 
 
 def test_hub_threads_parameter() -> None:

@@ -218,7 +218,7 @@ class Engine:
         self._pst, self._extra = evaluation_tables(self.variant, learned, network)
         self._rng = random.Random(seed)
         self._lock = threading.Lock()
-        self._lines_table: tuple[np.ndarray, np.ndarray] | None = None
+        self._lines_table: np.ndarray | None = None
         """The transposition table of the multi-PV lines after the first (made when used)."""
         self._warm_up()
 
@@ -606,10 +606,10 @@ class Engine:
         t, pst, extra = self._tables, self._pst, self._extra
         following = (board.turn + 1) % int(t.rules[L.R_PLAYERS])
         children = child_keys(t, rows, board.turn, following, key)
-        saved = (context.tt_keys, context.tt_data, context.killers.copy(), context.history.copy())
+        saved = (context.table, context.killers.copy(), context.history.copy())
         if self._lines_table is None:
-            self._lines_table = (np.zeros_like(context.tt_keys), np.zeros_like(context.tt_data))
-        context.tt_keys, context.tt_data = self._lines_table
+            self._lines_table = np.zeros_like(context.table)
+        context.table = self._lines_table
         scores: dict[int, int] = {}
         found: dict[int, np.ndarray] = {}
         alpha = -INFINITY
@@ -637,8 +637,8 @@ class Engine:
                 if len(scores) >= count:
                     alpha = sorted(scores.values(), reverse=True)[count - 1]
         finally:
-            context.tt_keys, context.tt_data = saved[0], saved[1]
-            context.killers[:], context.history[:] = saved[2], saved[3]
+            context.table = saved[0]
+            context.killers[:], context.history[:] = saved[1], saved[2]
         best = sorted(found, key=lambda i: -scores[i])[:count]
         return [
             replace(

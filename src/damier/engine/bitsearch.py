@@ -332,8 +332,7 @@ def bit_negamax(
     fb,
     fi,
     st,
-    tt_keys,
-    tt_data,
+    table,
     killers,
     history,
     keys,
@@ -378,7 +377,7 @@ def bit_negamax(
         return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
     # The table comes before the quiet moves are listed: a node it decides costs no move
     # generation. (A position without moves is never stored.)
-    remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
+    remembered, decides, score = probe(table, key, depth, ply, alpha, beta)
     if decides:
         return score
     if not captures:
@@ -420,7 +419,7 @@ def bit_negamax(
             count_king_run(stats, runs, ply, False, 0, 0)
         count_quiet_plies(runs, ply, not quiet_king)
         child_key = key ^ _key_delta(moves, ply, i, kings, player, cell_of, z)
-        prefetch_entry(tt_keys, tt_data, child_key)
+        prefetch_entry(table, child_key)
         # Play the move: the child's side to move is the other side, less the captured set.
         origin = moves[ply, i, M_FROM]
         to = moves[ply, i, M_TO]
@@ -470,8 +469,7 @@ def bit_negamax(
                     fb,
                     fi,
                     st,
-                    tt_keys,
-                    tt_data,
+                    table,
                     killers,
                     history,
                     keys,
@@ -515,7 +513,7 @@ def bit_negamax(
                     break
     if best == -INFINITY:  # every move was a tired king's: no move
         best = stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-    store(tt_keys, tt_data, key, depth, ply, best, flag, best_key)
+    store(table, key, depth, ply, best, flag, best_key)
     return best
 
 
@@ -603,8 +601,7 @@ class BitboardPosition:
                 self.fb,
                 self.fi,
                 self.st,
-                context.tt_keys,
-                context.tt_data,
+                context.table,
                 context.killers,
                 context.history,
                 context.keys,

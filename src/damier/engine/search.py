@@ -47,10 +47,6 @@ S_QUIET_LIMIT = 8  # plies without a capture or a man move after which the game 
 S_CONTEMPT = 9  # what a draw costs the side to move at the root, in hundredths of a man
 
 # Transposition-table entry fields.
-T_DEPTH = 0
-T_SCORE = 1
-T_FLAG = 2
-T_MOVE = 3
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -99,27 +95,40 @@ def enter(stats, keys, pv, key, ply):
 
 
 @kernel_inline
-def _entry_check(depth, score, flag, move):
-    """What an entry's key is XORed with: its fields folded together, so that an entry
-    torn by two threads writing the same slot at once (Lazy SMP, see
-    :mod:`damier.engine.threads`) no longer matches its key and is ignored."""
-    folded = ((depth & 0xFFFF) << 48) ^ (flag << 44) ^ (score + INFINITY)  # never negative
-    return np.uint64(folded) ^ np.uint64(move)
+def _entry(depth, score, flag, move):
+    """An entry's fields in one word: the remembered move's key folded to 32 bits (it only
+    orders moves), the flag, the depth (those below -128 search alike: only captures are
+    left) and the score (within a mate either way)."""
+    folded = (move ^ (move >> 32)) & 0xFFFFFFFF
+    if depth < -128:
+        depth = -128
+    return np.uint64(folded | (flag << 32) | ((depth + 128) << 34) | ((score + MATE) << 42))
 
 
 @kernel_inline
-def probe(tt_keys, tt_data, key, depth, ply, alpha, beta):
-    """(the remembered best move's key or -1, whether the entry decides the node, its
-    score): a transposition-table lookup."""
-    slot = key & (tt_keys.shape[0] - 1)
-    stored_depth = tt_data[slot, T_DEPTH]
-    score = tt_data[slot, T_SCORE]
-    flag = tt_data[slot, T_FLAG]
-    remembered = tt_data[slot, T_MOVE]
-    if tt_keys[slot] ^ _entry_check(stored_depth, score, flag, remembered) != key:
+def _folded(move):
+    """A move's key as an entry remembers it (:func:`_entry`)."""
+    return (move ^ (move >> 32)) & 0xFFFFFFFF
+
+
+@kernel_inline
+def probe(table, key, depth, ply, alpha, beta):
+    """(the remembered best move's folded key or -1, whether the entry decides the node, its
+    score): a transposition-table lookup. An entry is two words, the position's key XORed
+    with the fields and the fields, one cache line: an entry torn by two threads writing
+    the same slot at once (Lazy SMP, see :mod:`damier.engine.threads`) no longer matches
+    its key and is ignored."""
+    slot = key & (table.shape[0] - 1)
+    fields = table[slot, 1]
+    if table[slot, 0] ^ fields != key:
         return -1, False, 0
+    word = np.int64(fields)
+    remembered = word & 0xFFFFFFFF
+    stored_depth = ((word >> 34) & 255) - 128
     if stored_depth < depth or ply == 0:
         return remembered, False, 0
+    flag = (word >> 32) & 3
+    score = (word >> 42) - MATE
     if score > MATE - 1000:
         score -= ply
     elif score < -MATE + 1000:
@@ -131,34 +140,30 @@ def probe(tt_keys, tt_data, key, depth, ply, alpha, beta):
 
 
 @kernel_inline
-def prefetch_entry(tt_keys, tt_data, key):
+def prefetch_entry(table, key):
     """Ask for the table entry of ``key`` ahead of :func:`probe` (a node's child, before
-    the move is played): the entry's two reads are the search's costliest memory waits."""
-    slot = key & (tt_keys.shape[0] - 1)
-    prefetch(tt_keys, slot)
-    prefetch(tt_data, slot)
+    the move is played): the entry is the search's costliest memory wait."""
+    prefetch(table, key & (table.shape[0] - 1))
 
 
 @kernel_inline
-def store(tt_keys, tt_data, key, depth, ply, best, flag, best_key):
+def store(table, key, depth, ply, best, flag, best_key):
     """Remember the node's result (mate scores made relative to the node)."""
     if best > MATE - 1000:
         best += ply
     elif best < -MATE + 1000:
         best -= ply
-    slot = key & (tt_keys.shape[0] - 1)
-    tt_data[slot, T_DEPTH] = depth
-    tt_data[slot, T_SCORE] = best
-    tt_data[slot, T_FLAG] = flag
-    tt_data[slot, T_MOVE] = best_key
-    tt_keys[slot] = key ^ _entry_check(depth, best, flag, best_key)
+    slot = key & (table.shape[0] - 1)
+    fields = _entry(depth, best, flag, best_key)
+    table[slot, 1] = fields
+    table[slot, 0] = key ^ fields
 
 
 @kernel_inline
 def ordering_score(k, remembered, ncap, killers, history, ply, origin, to):
     """How early a move is tried: the remembered best move, then captures by size, then the
     killers, then quiet moves by history."""
-    if k == remembered:
+    if _folded(k) == remembered:
         return 1 << 40
     if ncap > 0:
         return ncap << 20
@@ -334,8 +339,7 @@ def negamax(
     order,
     work,
     frames,
-    tt_keys,
-    tt_data,
+    table,
     killers,
     history,
     keys,
@@ -368,7 +372,7 @@ def negamax(
     captures = moves[0, L.NCAP] > 0
     if (depth <= 0 and not captures) or ply >= MAX_PLY - 2:
         return evaluate(t, sq, player, pst, extra)
-    remembered, decides, score = probe(tt_keys, tt_data, key, depth, ply, alpha, beta)
+    remembered, decides, score = probe(table, key, depth, ply, alpha, beta)
     if decides:
         return score
     if futile(stats, depth, alpha, beta, captures) and t.rules[L.R_PLAYERS] == 2:
@@ -423,8 +427,7 @@ def negamax(
                 order,
                 work,
                 frames,
-                tt_keys,
-                tt_data,
+                table,
                 killers,
                 history,
                 keys,
@@ -458,7 +461,7 @@ def negamax(
                     break
     if best == -INFINITY:  # every move was a tired king's: no move
         best = stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
-    store(tt_keys, tt_data, key, depth, ply, best, flag, best_key)
+    store(table, key, depth, ply, best, flag, best_key)
     return best
 
 
@@ -558,9 +561,9 @@ class SearchContext:
         """Per ply and move: its ordering score, its row and its squares (from | to << 16)."""
         scratch = Scratch(cells, max_captures)
         self.work, self.frames = scratch.work, scratch.frames
-        entries = 1 << max(10, (table_megabytes * 1024 * 1024 // 40).bit_length() - 1)
-        self.tt_keys = np.zeros(entries, dtype=np.uint64)
-        self.tt_data = np.zeros((entries, 4), dtype=np.int64)
+        entries = 1 << max(10, (table_megabytes * 1024 * 1024 // 16).bit_length() - 1)
+        self.table = np.zeros((entries, 2), dtype=np.uint64)
+        """The transposition table: two words an entry (see :func:`probe`)."""
         self.killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
         self.history = np.zeros((cells, cells), dtype=np.int64)
         self.keys = np.zeros(MAX_PLY + 1024, dtype=np.uint64)
@@ -576,7 +579,7 @@ class SearchContext:
         same transposition table (:mod:`damier.engine.threads`)."""
         bitboards = self.bitboards.twin() if self.bitboards is not None else None
         sibling = SearchContext(*self._shape, table_megabytes=0, bitboards=bitboards)
-        sibling.tt_keys, sibling.tt_data = self.tt_keys, self.tt_data
+        sibling.table = self.table
         return sibling
 
     def refresh_tablebase(self, variant: Variant) -> None:
@@ -590,8 +593,7 @@ class SearchContext:
     def clear(self) -> None:
         """Forget everything learnt (a new game): a search then depends on its position
         only."""
-        self.tt_keys[:] = 0
-        self.tt_data[:] = 0
+        self.table[:] = 0
         self.history[:] = 0
         self.new_search()
 
@@ -658,8 +660,7 @@ class SearchContext:
                 self.order,
                 self.work,
                 self.frames,
-                self.tt_keys,
-                self.tt_data,
+                self.table,
                 self.killers,
                 self.history,
                 self.keys,
