@@ -180,7 +180,7 @@ class Engine:
         ``databases``: probe the variant's endgame databases (those built so far, see
         :mod:`damier.egtb.auto`); off, a search depends on its position alone on every
         machine, as the puzzles' verdicts must. ``contempt``: what a draw costs the engine
-        in a game, in hundredths of a man (:data:`CONTEMPT`; 0 for an objective value)."""
+        in a game's move, in hundredths of a man (:data:`CONTEMPT`: nothing by default)."""
         if level not in LEVELS:
             raise ValueError(f"level must be 1-10, not {level}")
         if not 1 <= threads <= MAX_THREADS:
