@@ -46,7 +46,7 @@ S_SAME_KING = 7  # 1: only one king's moves count (another king's starts anew), 
 S_QUIET_LIMIT = 8  # plies without a capture or a man move after which the game is drawn (0: none)
 S_CONTEMPT = 9  # what a draw costs the side to move at the root, in hundredths of a man
 
-# Transposition-table entry fields.
+# Transposition-table entry flags: the score is exact, a lower bound, an upper bound.
 EXACT, LOWER, UPPER = 0, 1, 2
 
 
@@ -95,20 +95,19 @@ def enter(stats, keys, pv, key, ply):
 
 
 @kernel_inline
+def _folded(move):
+    """A move's key as an entry remembers it (:func:`_entry`)."""
+    return (move ^ (move >> 32)) & 0xFFFFFFFF
+
+
+@kernel_inline
 def _entry(depth, score, flag, move):
     """An entry's fields in one word: the remembered move's key folded to 32 bits (it only
     orders moves), the flag, the depth (those below -128 search alike: only captures are
     left) and the score (within a mate either way)."""
-    folded = (move ^ (move >> 32)) & 0xFFFFFFFF
     if depth < -128:
         depth = -128
-    return np.uint64(folded | (flag << 32) | ((depth + 128) << 34) | ((score + MATE) << 42))
-
-
-@kernel_inline
-def _folded(move):
-    """A move's key as an entry remembers it (:func:`_entry`)."""
-    return (move ^ (move >> 32)) & 0xFFFFFFFF
+    return np.uint64(_folded(move) | (flag << 32) | ((depth + 128) << 34) | ((score + MATE) << 42))
 
 
 @kernel_inline
