@@ -72,8 +72,10 @@ class Finder:
     ) -> None:
         self.variant = get_variant(variant)
         self.criteria = criteria or Criteria()
+        # 4 MB: the 262,144 table entries the shipped puzzles were judged with (a search's
+        # tree, and so a verdict, depends on the number of entries).
         self.engine = engine or Engine(
-            self.variant, level=10, table_megabytes=16, databases=False, network=False
+            self.variant, level=10, table_megabytes=4, databases=False, network=False
         )
         self.scanner = Engine(
             self.variant, level=10, table_megabytes=1, databases=False, network=False
