@@ -81,14 +81,17 @@ def test_a_torn_entry_is_ignored() -> None:
 
 def test_an_entry_keeps_its_fields() -> None:
     """Each field of an entry comes back as stored, at the edges of its range: depths from
-    -128 (any lower searches alike, only captures left) to the deepest, scores within a
+    -128 (any lower searches alike, only captures left) to 127 (a search goes to
+    ``MAX_PLY`` - 8 at most), scores within a
     mate either way (mates made relative to the node), every flag; the remembered move's
     key comes back folded to 32 bits, as the move ordering compares it."""
     table = np.zeros((1024, 2), dtype=np.uint64)
     key = np.uint64(0xFEDC_BA98_7654_3001)
     capture = 12 | (34 << 8) | ((1 << 46 | 1 << 3) << 16)
     for depth, score, flag, move in [
-        (MAX_PLY, MATE - 7, EXACT, capture),
+        (MAX_PLY - 8, MATE - 8, EXACT, capture),  # the deepest search, an even score
+        (127, 2 - MATE, EXACT, 0),
+        (300, 6 - MATE, EXACT, 0),  # kept as 127, not spilled into the score
         (-128, -MATE + 3, LOWER, 0),
         (-300, 0, UPPER, 31 | (27 << 8)),
         (0, -123_456, EXACT, capture),

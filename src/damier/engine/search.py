@@ -103,10 +103,13 @@ def _folded(move):
 @kernel_inline
 def _entry(depth, score, flag, move):
     """An entry's fields in one word: the remembered move's key folded to 32 bits (it only
-    orders moves), the flag, the depth (those below -128 search alike: only captures are
-    left) and the score (within a mate either way)."""
+    orders moves), the flag, the depth in 8 bits (those below -128 search alike: only
+    captures are left; a search never goes past :data:`MAX_PLY` - 8) and the score (within
+    a mate either way)."""
     if depth < -128:
         depth = -128
+    elif depth > 127:
+        depth = 127
     return np.uint64(_folded(move) | (flag << 32) | ((depth + 128) << 34) | ((score + MATE) << 42))
 
 
