@@ -26,7 +26,9 @@ from damier.kernel.bitboard import (
     M_FROM,
     M_KING,
     M_TO,
+    count_quiet,
     covers,
+    has_quiet,
     list_captures,
     list_quiet,
     threatens,
@@ -195,3 +197,21 @@ def test_threatens_is_whether_a_man_may_capture_or_a_king_is_there(variant: str)
                 seen[expected] += 1
             board.push(rng.choice(board.legal_moves))
     assert seen[True] > 0 and seen[False] > 0
+
+
+@pytest.mark.parametrize("variant", COVERED)
+def test_has_quiet_is_whether_a_quiet_move_is_counted(variant: str) -> None:
+    """``has_quiet`` (the search's question at a leaf) says True exactly when
+    :func:`count_quiet` counts a move, for either side of the positions of random games."""
+    rules = get_variant(variant)
+    position = bitboard_position(rules, compile_tables(rules))
+    assert position is not None
+    geo, q = position.spec.geo, position.spec.q
+    seen = {True: 0, False: 0}
+    for board in random_positions(variant, 150, 23):
+        for player in (0, 1):
+            me, opp, kings = position.sides(board.cells, player)
+            expected = count_quiet(geo, q, me, opp, kings, player) > 0
+            assert has_quiet(geo, q, me, opp, kings, player) == expected, (board.fen, player)
+            seen[expected] += 1
+    assert seen[True] > 0

@@ -17,7 +17,18 @@ import pytest
 
 from damier import Board, Move, all_variants
 from damier.engine import CONTEMPT, Engine, Info
-from damier.engine.search import MATE, S_NO_MOVE, S_NODES, futile, reduced, tried_in_vain
+from damier.engine.search import (
+    MATE,
+    S_MEN_FORWARD,
+    S_NO_MOVE,
+    S_NODES,
+    enter,
+    futile,
+    men_only_forward,
+    reduced,
+    tried_in_vain,
+)
+from damier.rules import get_variant
 
 VARIANTS = [v.name for v in all_variants()] + [
     "international-giveaway",
@@ -564,6 +575,29 @@ def test_the_search_sees_the_game_s_repetitions() -> None:
     fresh = Board("international", played.fen)
     assert scores(played)["46-41"] == 0
     assert scores(fresh)["46-41"] > 200
+
+
+def test_only_turkish_men_come_back() -> None:
+    """Where men only step forward, no position comes back across a man's move; Turkish
+    men step sideways, and a step there and back repeats a position."""
+    assert men_only_forward(get_variant("turkish")) == 0
+    for name in ("international", "russian", "english", "frisian", "dameo", "italian"):
+        assert men_only_forward(get_variant(name)) == 1
+
+
+@pytest.mark.parametrize("forward", [1, 0])
+def test_a_repetition_is_looked_for_since_the_last_man_move(forward: int) -> None:
+    """The node's key (ply 4) is the key of ply 0, and a man moved two plies back: where
+    men only step forward, the walk stops at that move (what came before it cannot come
+    back); where men step sideways, it goes on and finds the repetition. After four quiet
+    plies, both find it."""
+    stats = np.zeros(11, dtype=np.int64)
+    stats[S_MEN_FORWARD] = forward
+    keys = np.zeros(16, dtype=np.uint64)
+    pv = np.zeros((8, 8), dtype=np.int64)
+    keys[0] = 77
+    assert enter(stats, keys, pv, np.uint64(77), 4, 2) == (forward == 0)
+    assert enter(stats, keys, pv, np.uint64(77), 4, 4)
 
 
 @pytest.mark.parametrize("bitboards", [True, False])

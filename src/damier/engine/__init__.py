@@ -34,6 +34,7 @@ from damier.engine.search import (
     MAX_PLY,
     S_CONTEMPT,
     S_KING_LIMIT,
+    S_MEN_FORWARD,
     S_NO_MOVE,
     S_NODE_LIMIT,
     S_NODES,
@@ -43,6 +44,7 @@ from damier.engine.search import (
     S_STOP,
     SearchContext,
     child_keys,
+    men_only_forward,
     quiet_moves_limit,
     row_keys,
 )
@@ -400,6 +402,7 @@ class Engine:
         stats[S_KING_LIMIT] = self.variant.max_consecutive_king_moves
         stats[S_SAME_KING] = self.variant.counted_king_moves is CountedKingMoves.SAME_KING
         stats[S_QUIET_LIMIT] = quiet_moves_limit(self.variant)
+        stats[S_MEN_FORWARD] = men_only_forward(self.variant)
         timed = time is not None and depth is None and nodes is None
         stats[S_CONTEMPT] = self.contempt if timed else 0
         sq = board.cells

@@ -83,7 +83,7 @@ from damier.kernel.bitboard import (
     bit_index,
     bitboard_spec,
     cell_words,
-    count_quiet,
+    has_quiet,
     jump_step,
     list_captures,
     list_quiet,
@@ -296,8 +296,8 @@ def _quiet_leaf(
     """The value of a node at the horizon whose side to move has no capture (entered):
     a draw by the rule of quiet moves, the endgame database's value, no move (a loss, or
     a win in the giveaway games), else the evaluation."""
-    quiet = count_quiet(geo, q, me, opp, kings, player)
-    if quiet > 0 and quiet_moves_draw(stats, runs, ply):
+    quiet = has_quiet(geo, q, me, opp, kings, player)
+    if quiet and quiet_moves_draw(stats, runs, ply):
         return draw_value(stats, ply)
     if popcount(me | opp) <= tb_ix[H_PIECES]:
         draw = draw_value(stats, ply)
@@ -306,7 +306,7 @@ def _quiet_leaf(
         )
         if found:
             return score
-    if quiet == 0:
+    if not quiet:
         return stats[S_NO_MOVE] + (ply if stats[S_NO_MOVE] < 0 else -ply)
     return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
 
@@ -351,7 +351,7 @@ def bit_negamax(
     ``tb_ix``, ``tb_values`` and ``tb_distances`` are an endgame database
     (:mod:`damier.egtb`), probed when no capture is pending and few enough pieces are
     left."""
-    if enter(stats, keys, pv, key, ply):
+    if enter(stats, keys, pv, key, ply, runs[ply, 2]):
         return draw_value(stats, ply)
     count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
     if count < 0:  # too many moves, or too many kings met in one capture
@@ -363,7 +363,7 @@ def bit_negamax(
             tb_values, tb_distances,
         )  # fmt: skip
     if quiet_moves_draw(stats, runs, ply) and (
-        captures or count_quiet(geo, q, me, opp, kings, player) > 0
+        captures or has_quiet(geo, q, me, opp, kings, player)
     ):
         return draw_value(stats, ply)
     if not captures and popcount(me | opp) <= tb_ix[H_PIECES]:
@@ -419,7 +419,6 @@ def bit_negamax(
             count_king_run(stats, runs, ply, False, 0, 0)
         count_quiet_plies(runs, ply, not quiet_king)
         child_key = key ^ _key_delta(moves, ply, i, kings, player, cell_of, z)
-        prefetch_entry(table, child_key)
         # Play the move: the child's side to move is the other side, less the captured set.
         origin = moves[ply, i, M_FROM]
         to = moves[ply, i, M_TO]
@@ -429,21 +428,23 @@ def bit_negamax(
             child_kings |= to
         child_me = opp & ~caps
         child_opp = (me & ~origin) | to
-        _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra)
         window = -beta if n == 0 else -alpha - 1
         crowns = moves[ply, i, M_KING] != ZERO and origin & kings == ZERO
         search_depth = reduced(n, depth, captures, child_depth, beta - alpha > 1, crowns)
         # A child at the horizon whose side has no capture is valued here, not by a call:
         # most nodes are such leaves, and a call's thirty-odd arguments cost more than the
         # leaf itself. (``threatens`` is exact when it says no: no man has a first jump and
-        # there is no king.)
+        # there is no king.) A leaf reads no table entry: only the others are asked for.
         leaf = search_depth <= 0 and not threatens(
             geo, q, child_me, child_opp, child_kings, 1 - player
         )
+        if not leaf:
+            prefetch_entry(table, child_key)
+        _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra)
         while True:
             if leaf:
                 score = -draw_value(stats, ply + 1)
-                if not enter(stats, keys, pv, child_key, ply + 1):
+                if not enter(stats, keys, pv, child_key, ply + 1, runs[ply + 1, 2]):
                     score = -_quiet_leaf(
                         geo, q, child_me, child_opp, child_kings, 1 - player, wings, extra,
                         carried, ply + 1, stats, runs, tb_ix, tb_values, tb_distances,

@@ -22,6 +22,7 @@ from damier.kernel import layout as L
 from damier.kernel.jit import kernel, kernel_inline, prefetch
 from damier.kernel.movegen import Scratch, generate, make_move, unmake_move
 from damier.rules import Variant
+from damier.rules.description import Direction
 from damier.rules.draws import QuietMoves
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ S_KING_LIMIT = 6  # Frisian: quiet moves in a row a king may make while its side
 S_SAME_KING = 7  # 1: only one king's moves count (another king's starts anew), 0: any king's
 S_QUIET_LIMIT = 8  # plies without a capture or a man move after which the game is drawn (0: none)
 S_CONTEMPT = 9  # what a draw costs the side to move at the root, in hundredths of a man
+S_MEN_FORWARD = 10  # 1: men only step forward, so no position comes back across a man's move
 
 # Transposition-table entry flags: the score is exact, a lower bound, an upper bound.
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -71,10 +73,11 @@ def _key_delta(t, moves, i, player, following, maxc):
 
 
 @kernel_inline
-def enter(stats, keys, pv, key, ply):
+def enter(stats, keys, pv, key, ply, quiet):
     """Count the node and record its key on the line; True when it is over before it
     starts: the search must stop, or the position repeats one on the way here with the same
-    player to move (scored as a draw)."""
+    player to move (scored as a draw). Where men only step forward, only the ``quiet`` plies
+    since the last capture or man move can hold a repetition, and the walk stops there."""
     if stats[S_STOP] == 1:  # (a node never searched is not counted)
         return True
     stats[S_NODES] += 1
@@ -87,7 +90,8 @@ def enter(stats, keys, pv, key, ply):
     position = stats[S_HISTORY] + ply
     keys[position] = key
     back = position - 2
-    while back >= 0 and position - back <= 100:
+    reach = quiet if stats[S_MEN_FORWARD] == 1 and quiet < 100 else 100
+    while back >= 0 and position - back <= reach:
         if keys[back] == key:
             return True
         back -= 2
@@ -353,7 +357,7 @@ def negamax(
 ):
     """The value of the position for ``player`` within (alpha, beta), ``depth`` plies deep
     (captures are always played out)."""
-    if enter(stats, keys, pv, key, ply):
+    if enter(stats, keys, pv, key, ply, runs[ply, 2]):
         return draw_value(stats, ply)
     if t.rules[L.R_CROWNING_WINS] == 1:  # Breakthrough: the opponent has crowned and won
         opponent_king = 2 * (1 - player) + 2
@@ -472,6 +476,12 @@ def quiet_moves_limit(variant: Variant) -> int:
     return next((rule.plies for rule in variant.draw_rules if isinstance(rule, QuietMoves)), 0)
 
 
+def men_only_forward(variant: Variant) -> int:
+    """1 when ``variant``'s men only step forward (:data:`S_MEN_FORWARD`): then no position
+    comes back across a man's move. Turkish men step sideways too."""
+    return int(variant.man_moves <= {Direction.FORWARD, Direction.FORWARD_DIAGONAL})
+
+
 def game_keys(board: Board) -> tuple[list[int], int]:
     """The game's positions since its last capture or man move (none can come back across
     one), oldest first, at most :data:`HISTORY`; and the quiet moves since then."""
@@ -570,7 +580,7 @@ class SearchContext:
         self.history = np.zeros((cells, cells), dtype=np.int64)
         self.keys = np.zeros(MAX_PLY + 1024, dtype=np.uint64)
         self.pv = np.zeros((MAX_PLY + 1, MAX_PLY + 2), dtype=np.int64)
-        self.stats = np.zeros(10, dtype=np.int64)
+        self.stats = np.zeros(11, dtype=np.int64)
         self.runs = np.zeros((MAX_PLY + 4, 3), dtype=np.int64)
         """Per ply: (Frisian) the side to move's quiet king moves in a row and the cell of
         that king (:func:`count_king_run`); the plies since the last capture or man move

@@ -24,6 +24,7 @@ from damier.engine.search import (
     INFINITY,
     S_CONTEMPT,
     S_KING_LIMIT,
+    S_MEN_FORWARD,
     S_NO_MOVE,
     S_NODES,
     S_QUIET_LIMIT,
@@ -34,6 +35,9 @@ from damier.engine.search import (
 
 if TYPE_CHECKING:
     from damier.board import Board
+
+SHARED_SLOTS = (S_NO_MOVE, S_KING_LIMIT, S_SAME_KING, S_QUIET_LIMIT, S_CONTEMPT, S_MEN_FORWARD)
+"""The search's settings a helper takes from the main search."""
 
 
 class Helpers:
@@ -61,7 +65,7 @@ class Helpers:
         self.stop()
         for number, context in enumerate(self.contexts, start=1):
             context.new_search()
-            for slot in (S_NO_MOVE, S_KING_LIMIT, S_SAME_KING, S_QUIET_LIMIT, S_CONTEMPT):
+            for slot in SHARED_SLOTS:
                 context.stats[slot] = self.main.stats[slot]
             context.read_king_runs(board)
             context.read_history(board, key)

@@ -585,6 +585,29 @@ def count_quiet(geo, q, me, opp, kings, player):
     return n
 
 
+@kernel_inline
+def has_quiet(geo, q, me, opp, kings, player):
+    """Whether the side to move has a non-capturing move: what the search asks at nearly
+    every leaf (no move loses; the rule of quiet moves ends only a game with moves left).
+    On the diagonals, one free square beside a man ahead or beside a king answers it (a
+    flying king's every move starts with that step); along the lines, the count does."""
+    directions = q[Q_MAN_STEP + player]
+    king_directions = q[Q_KING_STEP]
+    if (directions | king_directions) & ORTHOGONAL_DIRECTIONS:
+        return count_quiet(geo, q, me, opp, kings, player) > 0
+    sa = np.uint64(q[Q_SHIFT_A])
+    sb = np.uint64(q[Q_SHIFT_B])
+    empty = geo[G_BOARD] & ~(me | opp)
+    men = me & ~kings
+    own_kings = me & kings
+    for d in range(4):
+        if (directions >> d) & 1 and step(men, d, sa, sb) & empty != ZERO:
+            return True
+        if (king_directions >> d) & 1 and step(own_kings, d, sa, sb) & empty != ZERO:
+            return True
+    return False
+
+
 @kernel
 def _count_orthogonal_quiet(q, sh, men, own_kings, empty, directions):
     """:func:`count_quiet`'s steps along the files and ranks (a function of its own, as
