@@ -215,3 +215,35 @@ def test_has_quiet_is_whether_a_quiet_move_is_counted(variant: str) -> None:
             assert has_quiet(geo, q, me, opp, kings, player) == expected, (board.fen, player)
             seen[expected] += 1
     assert seen[True] > 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        ("international", "W:W46:B41,37"),  # a man in the corner, walled in
+        ("international", "W:WK46:B41,37"),  # a flying king the same
+        ("russian", "W:Wa1:Bb2,c3"),
+        ("russian", "W:WKa1:Bb2,c3"),
+        ("english", "B:W28,27,24,23:BK32"),  # a short king, both ways shut
+    ],
+)
+def test_has_quiet_says_no_for_a_side_walled_in(variant: str, fen: str) -> None:
+    """A side with no move at all (nothing to capture, every step shut): ``has_quiet`` says
+    False, as the count does; with a piece of the other side taken away, a step opens."""
+    board = Board(variant, fen)
+    assert not board.legal_moves
+    rules = get_variant(variant)
+    position = bitboard_position(rules, compile_tables(rules))
+    assert position is not None
+    geo, q = position.spec.geo, position.spec.q
+    me, opp, kings = position.sides(board.cells, board.turn)
+    assert count_quiet(geo, q, me, opp, kings, board.turn) == 0
+    assert not has_quiet(geo, q, me, opp, kings, board.turn)
+    # Take away each piece of the other side in turn: a step opens, and both agree.
+    opened = 0
+    for bit in (1 << n for n in range(64) if int(opp) >> n & 1):
+        rest = type(opp)(int(opp) ^ bit)
+        counted = count_quiet(geo, q, me, rest, kings, board.turn) > 0
+        assert has_quiet(geo, q, me, rest, kings, board.turn) == counted
+        opened += counted
+    assert opened > 0
