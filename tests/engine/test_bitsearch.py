@@ -33,6 +33,7 @@ from damier.kernel.bitboard import (
     list_quiet,
     threatens,
 )
+from damier.kernel.jit import FRAME_SLOT, _framed_python, frame_array
 from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
 from tests.engine.test_network import random_network
@@ -247,3 +248,51 @@ def test_has_quiet_says_no_for_a_side_walled_in(variant: str, fen: str) -> None:
         assert has_quiet(geo, q, me, rest, kings, board.turn) == counted
         opened += counted
     assert opened > 0
+
+
+@pytest.mark.parametrize("variant", ["international", "russian", "turkish"])
+def test_the_search_remembers_what_it_found(variant: str) -> None:
+    """What a search writes last and reads no more, its table entry, killers and history,
+    is there after it: the recursion reads its arrays from a frame, and a write to an array
+    no later line reads was once dropped as dead code."""
+    rules = get_variant(variant)
+    t = compile_tables(rules)
+    position = bitboard_position(rules, t)
+    pst, extra = evaluation_tables(rules)
+    killed = 0
+    for board in random_positions(variant, 6, seed=21):
+        if not board.legal_moves:
+            continue
+        context = SearchContext(len(t.rays), int(t.rules[L.R_MAXC]), 1, position)
+        context.new_search()
+        context.stats[S_NO_MOVE] = -MATE
+        key = board.zobrist_hash()
+        depth = 4
+        context.run(
+            t, board.cells.copy(), board.turn, key, depth, 0, -INFINITY, INFINITY, pst, extra
+        )
+        slot = key & (context.table.shape[0] - 1)
+        fields = int(context.table[slot, 1])
+        assert int(context.table[slot, 0]) ^ fields == key, board.fen  # the root's entry
+        assert ((fields >> 34) & 255) - 128 == depth
+        best = int(context.pv[0, 1])
+        assert fields & 0xFFFFFFFF == (best ^ (best >> 32)) & 0xFFFFFFFF
+        killed += int(np.count_nonzero(context.killers)) + int(np.count_nonzero(context.history))
+    assert killed > 0  # quiet moves that cut were remembered
+
+
+@pytest.mark.parametrize(
+    "shape, dtype",
+    [((5,), np.uint64), ((3, 4), np.int32), ((2, 3, 4), np.int64), ((7,), np.uint8)],
+)
+def test_a_frame_gives_back_its_arrays(shape: tuple[int, ...], dtype: type) -> None:
+    """:func:`frame_array` then :func:`framed` (as plain Python here; compiled, the search
+    above) is the array itself: the same numbers, and a write through it lands in it."""
+    array = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+    frame = np.zeros(3 * FRAME_SLOT, dtype=np.int64)
+    frame_array(frame, 2, array)
+    back = _framed_python(frame, 2, dtype, len(shape))
+    assert back.shape == shape and back.dtype == array.dtype
+    assert np.array_equal(back, array)
+    back[(0,) * len(shape)] = 99
+    assert array[(0,) * len(shape)] == 99

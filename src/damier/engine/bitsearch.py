@@ -91,7 +91,7 @@ from damier.kernel.bitboard import (
     step,
     threatens,
 )
-from damier.kernel.jit import kernel, kernel_inline
+from damier.kernel.jit import FRAME_SLOT, frame_array, framed, kernel, kernel_inline
 from damier.kernel.tables import Tables
 from damier.rules import Variant
 
@@ -311,46 +311,87 @@ def _quiet_leaf(
     return evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply)
 
 
+FRAME_ARRAYS = 23
+"""Arrays in the frame of :func:`bit_negamax` (:func:`_framed`)."""
+
+
+@kernel_inline
+def _framed(
+    frame, geo, q, cell_of, wings, z, moves, order, fb, fi, st, table, killers, history, keys,
+    pv, stats, runs, pst, extra, carried, tb_ix, tb_values, tb_distances,
+):  # fmt: skip
+    """Write the search's arrays into ``frame`` (:func:`damier.kernel.jit.frame_array`),
+    in the order :func:`bit_negamax` reads them back."""
+    frame_array(frame, 0, geo)
+    frame_array(frame, 1, q)
+    frame_array(frame, 2, cell_of)
+    frame_array(frame, 3, wings)
+    frame_array(frame, 4, z)
+    frame_array(frame, 5, moves)
+    frame_array(frame, 6, order)
+    frame_array(frame, 7, fb)
+    frame_array(frame, 8, fi)
+    frame_array(frame, 9, st)
+    frame_array(frame, 10, table)
+    frame_array(frame, 11, killers)
+    frame_array(frame, 12, history)
+    frame_array(frame, 13, keys)
+    frame_array(frame, 14, pv)
+    frame_array(frame, 15, stats)
+    frame_array(frame, 16, runs)
+    frame_array(frame, 17, pst)
+    frame_array(frame, 18, extra)
+    frame_array(frame, 19, carried)
+    frame_array(frame, 20, tb_ix)
+    frame_array(frame, 21, tb_values)
+    frame_array(frame, 22, tb_distances)
+
+
 @kernel
-def bit_negamax(
-    geo,
-    q,
-    cell_of,
-    wings,
-    z,
-    me,
-    opp,
-    kings,
-    player,
-    key,
-    depth,
-    ply,
-    alpha,
-    beta,
-    moves,
-    order,
-    fb,
-    fi,
-    st,
-    table,
-    killers,
-    history,
-    keys,
-    pv,
-    stats,
-    runs,
-    pst,
-    extra,
-    carried,
-    tb_ix,
-    tb_values,
-    tb_distances,
-):
+def bit_search(
+    geo, q, cell_of, wings, z, me, opp, kings, player, key, depth, ply, alpha, beta, moves,
+    order, fb, fi, st, table, killers, history, keys, pv, stats, runs, pst, extra, carried,
+    tb_ix, tb_values, tb_distances, frame,
+):  # fmt: skip
     """:func:`damier.engine.search.negamax` on bitboards: the value for ``player`` (whose
     pieces are ``me``) within (alpha, beta), ``depth`` plies deep, captures played out.
     ``tb_ix``, ``tb_values`` and ``tb_distances`` are an endgame database
     (:mod:`damier.egtb`), probed when no capture is pending and few enough pieces are
-    left."""
+    left; ``frame`` is room for :func:`_framed`."""
+    _framed(
+        frame, geo, q, cell_of, wings, z, moves, order, fb, fi, st, table, killers, history,
+        keys, pv, stats, runs, pst, extra, carried, tb_ix, tb_values, tb_distances,
+    )  # fmt: skip
+    return bit_negamax(frame, me, opp, kings, player, key, depth, ply, alpha, beta)
+
+
+@kernel
+def bit_negamax(frame, me, opp, kings, player, key, depth, ply, alpha, beta):
+    """:func:`bit_search`'s recursion, its arrays in ``frame``."""
+    # The arrays :func:`_framed` wrote, one by one (see :func:`damier.kernel.jit.framed`).
+    geo = framed(frame, 0, np.uint64, 1)
+    q = framed(frame, 1, np.int64, 1)
+    cell_of = framed(frame, 2, np.int64, 1)
+    wings = framed(frame, 3, np.uint64, 1)
+    z = framed(frame, 4, np.uint64, 2)
+    moves = framed(frame, 5, np.uint64, 3)
+    order = framed(frame, 6, np.int64, 3)
+    fb = framed(frame, 7, np.uint64, 2)
+    fi = framed(frame, 8, np.int64, 2)
+    st = framed(frame, 9, np.int64, 1)
+    table = framed(frame, 10, np.uint64, 2)
+    killers = framed(frame, 11, np.int64, 2)
+    history = framed(frame, 12, np.int64, 2)
+    keys = framed(frame, 13, np.uint64, 1)
+    pv = framed(frame, 14, np.int64, 2)
+    stats = framed(frame, 15, np.int64, 1)
+    runs = framed(frame, 16, np.int64, 2)
+    pst = framed(frame, 17, np.int32, 2)
+    extra = framed(frame, 18, np.int32, 1)
+    carried = framed(frame, 19, np.int32, 2)
+    tb_ix = framed(frame, 20, np.int64, 1)
+    tb_values = framed(frame, 21, np.uint8, 1)
+    tb_distances = framed(frame, 22, np.uint8, 1)
     if enter(stats, keys, pv, key, ply, runs[ply, 2]):
         return draw_value(stats, ply)
     count = list_captures(geo, q, me, opp, kings, player, moves, ply, fb, fi, st, True)
@@ -451,11 +492,7 @@ def bit_negamax(
                     )  # fmt: skip
             else:
                 score = -bit_negamax(
-                    geo,
-                    q,
-                    cell_of,
-                    wings,
-                    z,
+                    frame,
                     child_me,
                     child_opp,
                     child_kings,
@@ -465,24 +502,6 @@ def bit_negamax(
                     ply + 1,
                     window,
                     -alpha,
-                    moves,
-                    order,
-                    fb,
-                    fi,
-                    st,
-                    table,
-                    killers,
-                    history,
-                    keys,
-                    pv,
-                    stats,
-                    runs,
-                    pst,
-                    extra,
-                    carried,
-                    tb_ix,
-                    tb_values,
-                    tb_distances,
                 )
             narrowed = search_depth < child_depth or (window != -beta and score < beta)
             if n == 0 or score <= alpha or not narrowed:
@@ -550,6 +569,7 @@ class BitboardPosition:
         self.fb = np.zeros((MAX_LEVELS, FB_WIDTH), dtype=np.uint64)
         self.fi = np.zeros((MAX_LEVELS, FI_WIDTH), dtype=np.int64)
         self.st = np.zeros(3, dtype=np.int64)
+        self.frame = np.zeros(FRAME_SLOT * FRAME_ARRAYS, dtype=np.int64)
         self._carried = np.zeros((MAX_PLY + 1, 1), dtype=np.int32)
         self._by_bit: tuple[npt.NDArray[np.int32], ...] | None = None
 
@@ -560,6 +580,7 @@ class BitboardPosition:
         twin.fb = np.zeros_like(self.fb)
         twin.fi = np.zeros_like(self.fi)
         twin.st = np.zeros_like(self.st)
+        twin.frame = np.zeros_like(self.frame)
         twin._carried = np.zeros_like(self._carried)
         twin._by_bit = None
         return twin
@@ -582,7 +603,7 @@ class BitboardPosition:
         pst, extra = self.by_bit(pst, extra)
         carried = self.carried(me, opp, kings, player, pst, extra, ply)
         return int(
-            bit_negamax(
+            bit_search(
                 self.spec.geo,
                 self.spec.q,
                 self.cell_of,
@@ -613,6 +634,7 @@ class BitboardPosition:
                 extra,
                 carried,
                 *self.tablebase,
+                self.frame,
             )
         )
 
