@@ -538,8 +538,8 @@ def bit_negamax(frame, me, opp, kings, player, key, depth, ply, alpha, beta):
 
 
 class BitboardPosition:
-    """What :func:`bit_negamax` needs beside the search context: the variant's bitboard
-    tables, the cell of each bit, the wing masks and move buffers."""
+    """What :func:`bit_search` needs beside the search context: the variant's bitboard
+    tables, the cell of each bit, the wing masks, move buffers and room for its frame."""
 
     def __init__(
         self,

@@ -1,4 +1,5 @@
-"""The one decorator of kernel functions, and a watch on Numba compiling them.
+"""The one decorator of kernel functions, the intrinsics they share (a prefetch, arrays
+passed as one frame), and a watch on Numba compiling them.
 
 Kernel functions are compiled once and cached on disk (``cache=True``), release the GIL so
 searches can run in threads (``nogil=True``), and are compiled without Numba's reference
@@ -95,7 +96,9 @@ def _framed_python(frame: Any, slot: int, dtype: Any, ndim: int) -> Any:
 
 @intrinsic
 def _framed(typingctx, frame, slot, dtype, ndim):  # type: ignore[no-untyped-def]
-    if not isinstance(frame, types.Array) or not isinstance(ndim, types.IntegerLiteral):
+    if not isinstance(frame, types.Array) or frame.dtype != types.int64 or frame.ndim != 1:
+        return None
+    if not isinstance(ndim, types.IntegerLiteral) or not 1 <= ndim.literal_value < FRAME_SLOT:
         return None
     kind = types.Array(dtype.instance_type, ndim.literal_value, "C")
 
