@@ -668,3 +668,126 @@ def test_reverse_futility_cuts_shallow_quiet_nodes_off_the_principal_line() -> N
     assert not futile(stats, 2, MATE - 10, MATE - 9, False)  # a won bound
     stats[S_NO_MOVE] = MATE
     assert not futile(stats, 2, 10, 11, False)  # giveaway
+
+
+# --------------------------------------------------------------------------------------
+# The root's aspiration window
+# --------------------------------------------------------------------------------------
+
+
+def recorded_passes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> list[tuple[int, tuple[int, int], int]]:
+    """Every pass over the root's moves from now on: (depth, window, best score)."""
+    passes: list[tuple[int, tuple[int, int], int]] = []
+    original = Engine._root_pass
+
+    def recorded(self: Engine, *args: object) -> tuple[int, int, dict[int, int], object]:
+        found = original(self, *args)  # type: ignore[arg-type]
+        depth, window = args[5], args[6]
+        passes.append((depth, window, found[0]))  # type: ignore[arg-type]
+        return found
+
+    monkeypatch.setattr(Engine, "_root_pass", recorded)
+    return passes
+
+
+def test_a_score_outside_the_aspiration_window_is_searched_again_wider(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """From the fifth iteration the root searches within ASPIRATION of the last score; a
+    best score at or beyond a bound is searched again at the same depth with that bound
+    moved out (four times as far, then none), until it lies inside. The shots of the
+    shipped puzzles, whose scores jump as the search sees deeper, meet both kinds of
+    failure, and every search still finds the shot."""
+    from damier.engine import ASPIRATION, ASPIRATION_FROM, INFINITY
+    from damier.puzzles import shipped
+
+    passes = recorded_passes(monkeypatch)
+    searcher = Engine("russian", table_megabytes=4)
+    failed = {"high": 0, "low": 0}
+    for puzzle in shipped("russian")[:12]:
+        passes.clear()
+        searcher.new_game()
+        found = searcher.search(Board("russian", puzzle.fen), depth=9)
+        assert found.best_move is not None and found.best_move.notation == puzzle.moves[0]
+        for (depth, (low, high), best), after in zip(passes, [*passes[1:], None], strict=True):
+            if depth < ASPIRATION_FROM:
+                assert (low, high) == (-INFINITY, INFINITY)
+            elif (low, high) != (-INFINITY, INFINITY) and high - low == 2 * ASPIRATION:
+                assert low + ASPIRATION == high - ASPIRATION  # centred on the last score
+            if low < best < high:  # inside: the depth is done, the next pass is deeper
+                assert after is None or after[0] == depth + 1
+                continue
+            assert after is not None and after[0] == depth  # the same depth again
+            if best >= high:
+                failed["high"] += 1
+                assert after[1][0] == low and after[1][1] > high
+            else:
+                failed["low"] += 1
+                assert after[1][0] < low and after[1][1] == high
+        assert passes[-1][0] == found.depth
+        assert passes[-1][1][0] < found.score < passes[-1][1][1]
+    assert failed["high"] > 0 and failed["low"] > 0
+
+
+def test_without_aspiration_every_pass_has_the_whole_window(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from damier.engine import INFINITY
+    from damier.puzzles import shipped
+
+    passes = recorded_passes(monkeypatch)
+    searcher = Engine("russian", table_megabytes=4, aspiration=0)
+    for puzzle in shipped("russian")[:4]:
+        searcher.new_game()
+        searcher.search(Board("russian", puzzle.fen), depth=9)
+    assert len(passes) == 4 * 9
+    assert {window for _, window, _ in passes} == {(-INFINITY, INFINITY)}
+    with pytest.raises(ValueError, match="aspiration"):
+        Engine("russian", aspiration=-1)
+
+
+def test_a_search_stopped_just_after_a_fail_high_plays_the_move_that_failed_high(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move that beat the window's top is better than the last iteration's best: when
+    the time runs out before the wider search has scored a move, that move is played."""
+    from damier.engine import INFINITY
+    from damier.engine.search import S_STOP
+
+    original = Engine._root_pass
+    seen: dict[str, tuple[int, int]] = {}
+
+    def stop_after_a_fail_high(
+        self: Engine, *args: object
+    ) -> tuple[int, int, dict[int, int], object]:
+        if "fail high" in seen:  # the search again: stopped before a move is scored
+            self._context.stats[S_STOP] = 1
+            return -INFINITY, 0, {}, None
+        first = args[4][0]  # type: ignore[index]
+        found = original(self, *args)  # type: ignore[arg-type]
+        high = args[6][1]  # type: ignore[index]
+        if high < INFINITY and found[0] >= high:
+            seen["fail high"] = (found[1], first)
+        return found
+
+    monkeypatch.setattr(Engine, "_root_pass", stop_after_a_fail_high)
+    searcher = Engine("russian", table_megabytes=4)
+    changed = 0
+    for fen in shipped_russian():
+        seen.clear()
+        searcher.new_game()
+        board = Board("russian", fen)
+        found = searcher.search(board, depth=9)
+        if "fail high" in seen:
+            index, first = seen["fail high"]
+            assert found.best_move == board._describe(board._rows(dedupe=True))[index]
+            changed += index != first
+    assert changed > 0  # a fail high by another move than the last best was met
+
+
+def shipped_russian() -> list[str]:
+    from damier.puzzles import shipped
+
+    return [puzzle.fen for puzzle in shipped("russian")[:12]]
