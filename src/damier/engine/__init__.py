@@ -24,7 +24,7 @@ from damier.board import Board, Move
 from damier.egtb import SOURCES as EGTB_SOURCES
 from damier.egtb.auto import build_in_background
 from damier.engine.alarm import ALARM
-from damier.engine.bitsearch import TABLEBASE_WIN, bitboard_position
+from damier.engine.bitsearch import bitboard_position
 from damier.engine.book import Book, shipped_book
 from damier.engine.evaluation import evaluation_tables
 from damier.engine.levels import LEVELS, MAX_THREADS, Level
@@ -156,13 +156,6 @@ CONTEMPT = 0
 scored no better than 0 (56.0% of 200 games against 57.5%)."""
 
 
-ASPIRATION = 25
-"""Half the root's first window around the last iteration's score, in hundredths of a man
-(from the :data:`ASPIRATION_FROM` th iteration, where a score has settled)."""
-
-ASPIRATION_FROM = 5
-
-
 class Engine:
     """A searcher for one variant at one level (1-10; 10 is the full engine)."""
 
@@ -178,7 +171,6 @@ class Engine:
         databases: bool = True,
         network: bool | None = None,
         contempt: int = CONTEMPT,
-        aspiration: int = ASPIRATION,
     ) -> None:
         """``learned``: evaluate with the learned pattern weights and network where the
         variant has some (None: as ``DAMIER_EVAL`` says, see :mod:`damier.engine.patterns`);
@@ -190,9 +182,7 @@ class Engine:
         ``databases``: probe the variant's endgame databases (those built so far, see
         :mod:`damier.egtb.auto`); off, a search depends on its position alone on every
         machine, as the puzzles' verdicts must. ``contempt``: what a draw costs the engine
-        in a game's move, in hundredths of a man (:data:`CONTEMPT`: nothing by default).
-        ``aspiration``: half the root's first window (:data:`ASPIRATION`); 0, every
-        iteration searched with the whole window (the puzzles' verdicts were judged so)."""
+        in a game's move, in hundredths of a man (:data:`CONTEMPT`: nothing by default)."""
         if level not in LEVELS:
             raise ValueError(f"level must be 1-10, not {level}")
         if not 1 <= threads <= MAX_THREADS:
@@ -202,9 +192,6 @@ class Engine:
         self.book: Book | None = None
         """The opening book the engine plays from, if any."""
         self.contempt = contempt
-        if aspiration < 0:
-            raise ValueError(f"aspiration must be 0 or more, not {aspiration}")
-        self.aspiration = aspiration
         """What a draw costs the engine in a search bounded by time only (a game's move),
         in hundredths of a man: it plays on where a draw is near and its own chances are
         not worse by more. Searches to a depth or a node count value draws at 0."""
@@ -478,7 +465,7 @@ class Engine:
         brief: bool = False,
     ) -> Iterator[Info]:
         context, stats = self._context, self._context.stats
-        t = self._tables
+        t, pst, extra = self._tables, self._pst, self._extra
         following = (player + 1) % int(t.rules[L.R_PLAYERS])
         order = list(range(len(moves)))
         noise = self.level.noise
@@ -488,45 +475,61 @@ class Engine:
             return
         context.read_king_runs(board)
         context.read_history(board, key)
-        previous: int | None = None
         for iteration in range(1, max_depth + 1):
-            # An aspiration window around the last iteration's score: a narrower window
-            # cuts more of the tree; a score outside it is searched again, wider.
-            low, high = -INFINITY, INFINITY
-            if (
-                previous is not None
-                and self.aspiration
-                and iteration >= ASPIRATION_FROM
-                and not noise
-                and abs(previous) < TABLEBASE_WIN // 2
-            ):
-                low, high = previous - self.aspiration, previous + self.aspiration
-            settled, fails, failed_high = order[0], 0, False
+            alpha, best, best_index = -INFINITY, -INFINITY, order[0]
             scores: dict[int, int] = {}
-            while True:
-                found = self._root_pass(
-                    sq, player, rows, children, order, iteration, (low, high), following
-                )
-                if stats[S_STOP] == 1 and not found[2]:
-                    # Stopped before a move was scored: after a fail high, that pass's
-                    # move (it beat the last best) is played; else the last best.
-                    if not failed_high:
-                        scores = {}
-                    break
-                best, best_index, scores, child_pv = found
-                if stats[S_STOP] == 1 or low < best < high or previous is None:
-                    break
-                # Outside the window: again, four times as wide, then without a bound.
-                fails += 1
-                step = self.aspiration * 4**fails
-                failed_high = best >= high
-                if not failed_high:
-                    low = previous - step if fails < 2 else -INFINITY
+            child_pv = None
+            for n, i in enumerate(order):
+                context.root_move(rows[i])
+                make_move(t, sq, rows, i)
+                if n == 0 or noise:
+                    score = -context.run(
+                        t,
+                        sq,
+                        following,
+                        children[i],
+                        iteration - 1,
+                        1,
+                        -INFINITY,
+                        INFINITY if noise else -alpha,
+                        pst,
+                        extra,
+                    )
                 else:
-                    high = previous + step if fails < 2 else INFINITY
-                    order.remove(best_index)  # the move that beat the window goes first
-                    order.insert(0, best_index)
-            if stats[S_STOP] == 1 and (not scores or noise or best_index == settled):
+                    score = -context.run(
+                        t,
+                        sq,
+                        following,
+                        children[i],
+                        iteration - 1,
+                        1,
+                        -alpha - 1,
+                        -alpha,
+                        pst,
+                        extra,
+                    )
+                    if score > alpha and stats[S_STOP] == 0:
+                        score = -context.run(
+                            t,
+                            sq,
+                            following,
+                            children[i],
+                            iteration - 1,
+                            1,
+                            -INFINITY,
+                            -alpha,
+                            pst,
+                            extra,
+                        )
+                unmake_move(t, sq, rows, i)
+                if stats[S_STOP] == 1:
+                    break
+                scores[i] = score
+                if score > best:
+                    best, best_index = score, i
+                    child_pv = context.pv[1, 1 : 1 + context.pv[1, 0]].copy()
+                alpha = max(alpha, score)
+            if stats[S_STOP] == 1 and (not scores or noise or best_index == order[0]):
                 # Stopped before a move beat the last iteration's best: keep that one.
                 if iteration == 1:  # stopped before one move was searched: any legal move
                     yield Info(
@@ -555,7 +558,6 @@ class Engine:
                 self._tail = (moves[best_index], child_pv)
             else:
                 best_pv = (moves[best_index], *self._pv_moves(board, moves[best_index], child_pv))
-            previous = int(best)
             info = Info(
                 iteration,
                 int(best),
@@ -580,57 +582,6 @@ class Engine:
             # on the last one, so the whole allowance is used.
             if stats[S_STOP] == 1 or (info.mate is not None and iteration > abs(info.mate) + 2):
                 break
-
-    def _root_pass(
-        self,
-        sq: np.ndarray,
-        player: int,
-        rows: np.ndarray,
-        children: list[int],
-        order: list[int],
-        depth: int,
-        window: tuple[int, int],
-        following: int,
-    ) -> tuple[int, int, dict[int, int], np.ndarray | None]:
-        """One pass over the root's moves in ``order`` at ``depth`` within ``window``:
-        (the best score, its move's index, each move's score, the best move's continuation).
-        The first move gets the window, the others a null window first (principal
-        variation search), searched again within the window when they beat it; with noise
-        every move gets the whole window, to be ranked. A move at or above the window's top
-        ends the pass (the caller widens it); a stopped search leaves its move unscored."""
-        context, stats = self._context, self._context.stats
-        t, pst, extra = self._tables, self._pst, self._extra
-        noise = self.level.noise
-        low, high = window
-        alpha, best, best_index = low, -INFINITY, order[0]
-        scores: dict[int, int] = {}
-        child_pv = None
-        for n, i in enumerate(order):
-            context.root_move(rows[i])
-            make_move(t, sq, rows, i)
-            child = children[i]
-            if n == 0 or noise:
-                top = INFINITY if noise else -alpha
-                score = -context.run(t, sq, following, child, depth - 1, 1, -high, top, pst, extra)
-            else:
-                score = -context.run(
-                    t, sq, following, child, depth - 1, 1, -alpha - 1, -alpha, pst, extra
-                )
-                if alpha < score < high and stats[S_STOP] == 0:
-                    score = -context.run(
-                        t, sq, following, child, depth - 1, 1, -high, -alpha, pst, extra
-                    )
-            unmake_move(t, sq, rows, i)
-            if stats[S_STOP] == 1:
-                break
-            scores[i] = score
-            if score > best:
-                best, best_index = score, i
-                child_pv = context.pv[1, 1 : 1 + context.pv[1, 0]].copy()
-            alpha = max(alpha, score)
-            if score >= high:
-                break
-        return best, best_index, scores, child_pv
 
     def _nodes(self) -> int:
         """The nodes of the running search, its helper threads' included."""

@@ -74,23 +74,11 @@ class Finder:
         self.criteria = criteria or Criteria()
         # 4 MB: the 262,144 table entries the shipped puzzles were judged with (a search's
         # tree, and so a verdict, depends on the number of entries).
-        # Every iteration with the whole window, as they were judged (a narrower first
-        # window, the playing engine's aspiration, grows another tree).
         self.engine = engine or Engine(
-            self.variant,
-            level=10,
-            table_megabytes=4,
-            databases=False,
-            network=False,
-            aspiration=0,
+            self.variant, level=10, table_megabytes=4, databases=False, network=False
         )
         self.scanner = Engine(
-            self.variant,
-            level=10,
-            table_megabytes=1,
-            databases=False,
-            network=False,
-            aspiration=0,
+            self.variant, level=10, table_megabytes=1, databases=False, network=False
         )
         """The quick test's engine: its small table is cleared before each of the many
         shallow searches in a fraction of the time the judge's takes."""
