@@ -13,13 +13,12 @@ from damier import Board, all_variants
 from damier.engine import Engine
 from damier.engine.bitsearch import _play_carried, bitboard_position
 from damier.engine.evaluation import (
-    NETWORK,
     evaluate,
     evaluation_tables,
     family_weights,
     tables_from_weights,
 )
-from damier.engine.patterns import CONFIGURATIONS, REGIONS, regions
+from damier.engine.patterns import CONFIGURATIONS, regions
 from damier.engine.search import INFINITY, MATE, S_NO_MOVE, SearchContext
 from damier.kernel import layout as L
 from damier.kernel.bitboard import (
@@ -133,19 +132,11 @@ def test_the_searches_cut_alike_on_null_windows(variant: str) -> None:
             assert (values[0] > alpha) == (values[1] > alpha), (board.fen, alpha, values)
 
 
-def player_view(player: int, extra: np.ndarray) -> slice:
-    """Where ``player``'s view of the network's accumulators lies in a row of what the
-    search carries (:func:`damier.engine.bitsearch.carried_width`)."""
-    hidden, start = int(extra[extra[NETWORK]]), 2 * int(extra[REGIONS]) + 1
-    return slice(start + player * hidden, start + (player + 1) * hidden)
-
-
 @pytest.mark.parametrize("variant", COVERED)
 def test_what_the_search_carries_is_what_the_position_says(variant: str) -> None:
     """After every move of every position of random games (men moved, crowned, taken;
     kings too), the pattern configurations, the placement and the network's accumulators
-    the search updates equal those of the child read afresh; for a leaf, which is only
-    evaluated, all but the network's view of the side that just moved."""
+    the search updates equal those of the child read afresh."""
     rules = get_variant(variant)
     position = bitboard_position(rules, compile_tables(rules))
     assert position is not None
@@ -168,8 +159,7 @@ def test_what_the_search_carries_is_what_the_position_says(variant: str) -> None
             if count == 0:
                 count = list_quiet(geo, q, me, opp, kings, player, moves, 0, st)
             for i in range(count):
-                cell_of = position.cell_of
-                _play_carried(carried, 0, moves, i, kings, player, cell_of, pst, extra, False)
+                _play_carried(carried, 0, moves, i, kings, player, position.cell_of, pst, extra)
                 origin, to, caps = (moves[0, i, field] for field in (M_FROM, M_TO, M_CAPS))
                 child_kings = kings & ~origin & ~caps
                 if moves[0, i, M_KING]:
@@ -179,13 +169,6 @@ def test_what_the_search_carries_is_what_the_position_says(variant: str) -> None
                 child = (child_opp, child_me, child_kings, 1 - player)
                 afresh = position.carried(*child, pst, extra, 1)
                 assert np.array_equal(carried[1], afresh[1]), (board.fen, i)
-                # A leaf's update: all but the network's view of the side not to move.
-                carried[1] = 0
-                _play_carried(carried, 0, moves, i, kings, player, cell_of, pst, extra, True)
-                kept = np.ones(len(afresh[1]), dtype=bool)
-                kept[player_view(player, extra)] = False
-                assert np.array_equal(carried[1][kept], afresh[1][kept]), (board.fen, i)
-                assert not carried[1][~kept].any()  # that view left alone
             board.push(rng.choice(board.legal_moves))
     assert crowned > 0, "some moves crown"
 

@@ -190,7 +190,7 @@ def set_accumulators(carried, ply, slot, white, black, kings, cell_of, extra):
             bit = pieces & ~(pieces - ONE)
             pieces ^= bit
             code = 2 * owner + (2 if bit & kings else 1)
-            add_piece(carried, ply, slot, code, cell_of[bit_index(bit)], 1, extra, start, -1)
+            add_piece(carried, ply, slot, code, cell_of[bit_index(bit)], 1, extra, start)
 
 
 @kernel_inline
@@ -208,13 +208,11 @@ def _move_key(moves, ply, i, cell_of):
 
 
 @kernel_inline
-def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra, leaf):
+def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra):
     """``carried[ply + 1]``: what ``carried[ply]`` says of the position (see
     :func:`evaluate_bits`) after bitboard move ``i``. Kings are not in the patterns: only
     the men that move, crown or are taken change the configurations; every piece is in the
-    network's input. ``leaf``: the child is only evaluated, from the view of its side to
-    move: the network's other view is left as it was (half the accumulators' work on most
-    nodes)."""
+    network's input."""
     regions = extra[REGIONS]
     network = extra[NETWORK]
     accumulators = 2 * regions + 1
@@ -227,16 +225,12 @@ def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra, le
     origin = moves[ply, i, M_FROM]
     to = moves[ply, i, M_TO]
     crowned = moves[ply, i, M_KING] != ZERO
-    only = 1 - player if leaf else -1
     if network > 0:
         was_king = origin & kings != ZERO
         code = 2 * player + (2 if was_king else 1)
         new_code = 2 * player + (2 if was_king or crowned else 1)
         origin_cell, to_cell = cell_of[bit_index(origin)], cell_of[bit_index(to)]
-        move_piece(
-            carried, ply, accumulators, code, origin_cell, new_code, to_cell, extra, network,
-            only,
-        )  # fmt: skip
+        move_piece(carried, ply, accumulators, code, origin_cell, new_code, to_cell, extra, network)
     gain = pst[2 * player + (2 if crowned else 1), bit_index(to)]
     gain -= pst[2 * player + (2 if origin & kings else 1), bit_index(origin)]
     if regions > 0 and origin & kings == ZERO:
@@ -254,9 +248,8 @@ def _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra, le
         if network > 0:
             code = 2 * (1 - player) + (2 if king else 1)
             add_piece(
-                carried, ply + 1, accumulators, code, cell_of[bit_index(bit)], -1, extra, network,
-                only,
-            )  # fmt: skip
+                carried, ply + 1, accumulators, code, cell_of[bit_index(bit)], -1, extra, network
+            )
     carried[ply + 1, 2 * regions] += gain if player == 0 else -gain
 
 
@@ -440,9 +433,7 @@ def bit_negamax(frame, me, opp, kings, player, key, depth, ply, alpha, beta):
         # Only when the other side threatens no capture: then the value stands.
         if static >= beta and not threatens(geo, q, opp, me, kings, 1 - player):
             return static
-    # A single move (a forced capture, most often) has nothing to be ordered against.
-    order[ply, 0, 1] = 0
-    for i in range(count if count > 1 else 0):
+    for i in range(count):
         k = _move_key(moves, ply, i, cell_of)
         ncap = popcount(moves[ply, i, M_CAPS])
         origin, to = k & 255, (k >> 8) & 255
@@ -490,7 +481,7 @@ def bit_negamax(frame, me, opp, kings, player, key, depth, ply, alpha, beta):
         )
         if not leaf:
             prefetch_entry(table, child_key)
-        _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra, leaf)
+        _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra)
         while True:
             if leaf:
                 score = -draw_value(stats, ply + 1)
@@ -516,9 +507,7 @@ def bit_negamax(frame, me, opp, kings, player, key, depth, ply, alpha, beta):
             if n == 0 or score <= alpha or not narrowed:
                 break
             window, search_depth = -beta, child_depth
-            if leaf and search_depth > 0:  # searched after all: both views are needed
-                leaf = False
-                _play_carried(carried, ply, moves, i, kings, player, cell_of, pst, extra, False)
+            leaf = leaf and search_depth <= 0
         if stats[S_STOP] == 1:
             return 0
         if score > best:

@@ -121,17 +121,14 @@ def _weights_row(code, cell, side, extra, start):
 
 
 @kernel_inline
-def add_piece(carried, ply, slot, code, cell, sign, extra, start, only):
+def add_piece(carried, ply, slot, code, cell, sign, extra, start):
     """Put (``sign`` 1) or take away (-1) the piece ``code`` on ``cell`` in the
-    accumulators of ``carried[ply]`` (White's view from ``slot``, Black's after it; with
-    ``only`` 0 or 1 that side's view alone, with -1 both); the network's part of ``extra`` starts at
-    ``start``."""
+    accumulators of ``carried[ply]`` (White's view from ``slot``, Black's after it); the
+    network's part of ``extra`` starts at ``start``."""
     hidden = extra[start]
     # Loops over slices, without a product: they run on whole vectors of integers (three
     # to four times as fast as indexing the arrays themselves, measured).
     for side in range(2):
-        if only >= 0 and side != only:
-            continue
         view = slot + side * hidden
         row = _weights_row(code, cell, side, extra, start)
         accumulator = carried[ply, view : view + hidden]
@@ -145,15 +142,13 @@ def add_piece(carried, ply, slot, code, cell, sign, extra, start, only):
 
 
 @kernel_inline
-def move_piece(carried, ply, slot, code, cell, new_code, new_cell, extra, start, only):
+def move_piece(carried, ply, slot, code, cell, new_code, new_cell, extra, start):
     """``carried[ply + 1]``'s accumulators: ``carried[ply]``'s with the piece ``code`` on
     ``cell`` gone to ``new_cell`` as ``new_code`` (a move; what it captures is taken away
-    after, by :func:`add_piece`); ``only`` as there. One pass over each view instead of a
-    copy and two: the search does this for every node."""
+    after, by :func:`add_piece`). One pass over each view instead of a copy and two: the
+    search does this for every node."""
     hidden = extra[start]
     for side in range(2):
-        if only >= 0 and side != only:
-            continue
         view = slot + side * hidden
         gone = _weights_row(code, cell, side, extra, start)
         come = _weights_row(new_code, new_cell, side, extra, start)
