@@ -19,6 +19,7 @@ from damier.kernel.tables import compile_tables
 from damier.rules import get_variant
 
 VARIANTS = ["international", "russian", "english", "turkish", "frisian"]
+OPENING_LEFT_OUT = {"russian": 20, "brazilian": 20}
 
 
 def random_network(
@@ -74,6 +75,30 @@ def test_the_searches_value_the_network_as_numpy_does(variant: str) -> None:
     assert kings > 0, "some boards have kings"
 
 
+@pytest.mark.parametrize("variant", ["russian", "english"])
+def test_a_network_left_out_from_some_pieces_on_counts_below_them_only(variant: str) -> None:
+    """A network whose ``pieces`` is 20 (Russian's, out of the opening) adds nothing with
+    20 pieces or more on the board and its whole value with fewer, in both searches."""
+    rules = get_variant(variant)
+    t = compile_tables(rules)
+    position = bitboard_position(rules, t)
+    assert position is not None
+    network = {**random_network(variant), "pieces": np.array([20], dtype=np.int32)}
+    hand = tables_from_weights(rules, family_weights(rules))
+    pst, extra = tables_from_weights(rules, family_weights(rules), None, network)
+    fewer = set()
+    for board in random_boards(variant, 40, seed=5):
+        pieces = int(np.count_nonzero(board.cells))
+        fewer.add(pieces < 20)
+        for player in (0, 1):
+            inputs = board_inputs(rules, board.cells[None, :], np.array([player]))
+            expected = int(quantized_value(network, inputs)[0]) if pieces < 20 else 0
+            without = evaluate(t, board.cells, player, *hand)
+            assert evaluate(t, board.cells, player, pst, extra) == without + expected
+            assert position.evaluate(board.cells, player, pst, extra) == without + expected
+    assert fewer == {True, False}, "boards on both sides of the bound"
+
+
 def test_the_inputs_are_the_side_to_move_s_view() -> None:
     """White to move and Black to move on the board turned with the colours swapped see
     the same inputs: his men first, then his kings, the other side's men and kings."""
@@ -127,6 +152,8 @@ def test_the_shipped_networks_fit_their_variants(variant: str, cells: int) -> No
     assert network is not None
     assert network["w1"].shape[0] == PLANES * cells
     assert int(network["patterns"][0]) == 0
+    # Left out of the opening where that played better (:func:`counted`), else never.
+    assert int(network["pieces"][0]) == OPENING_LEFT_OUT.get(variant, 0)
 
 
 def test_a_variant_of_the_same_board_and_men_reads_the_network_it_shares() -> None:
@@ -163,6 +190,7 @@ def test_a_network_whose_layers_do_not_fit_is_not_read(monkeypatch: pytest.Monke
         {**good, "w2": np.zeros(3, dtype=np.int32)},
         {**good, "w1": good["w1"][:-4]},
         {**good, "limit": np.zeros(2, dtype=np.int32)},
+        {**good, "pieces": np.zeros(2, dtype=np.int32)},
     ]
     for layers in [good, *broken]:
         stored = {f"international/{part}": value for part, value in layers.items()}

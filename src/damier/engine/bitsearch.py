@@ -20,7 +20,13 @@ import numpy.typing as npt
 from damier.egtb.index import DRAW, H_PIECES, WIN, packed_value, probe_index
 from damier.egtb.probe import NO_TABLES, search_tables
 from damier.engine.evaluation import NETWORK, combine
-from damier.engine.network import add_piece, clear_accumulators, move_piece, network_output
+from damier.engine.network import (
+    add_piece,
+    clear_accumulators,
+    counted,
+    move_piece,
+    network_output,
+)
 from damier.engine.patterns import (
     REGIONS,
     configured_value,
@@ -133,8 +139,9 @@ def evaluate_bits(q, me, opp, kings, player, wings, extra, carried, ply):
     if regions > 0:
         white += configured_value(carried, ply, extra)
     own = white if player == 0 else -white
-    if extra[NETWORK] > 0:
-        own += network_output(carried, ply, 2 * regions + 1, player, extra, extra[NETWORK])
+    network = extra[NETWORK]
+    if network > 0 and counted(extra, network, popcount(me | opp)):
+        own += network_output(carried, ply, 2 * regions + 1, player, extra, network)
     sa = np.uint64(q[Q_SHIFT_A])
     sb = np.uint64(q[Q_SHIFT_B])
     empty = ~(me | opp) & wings[2]

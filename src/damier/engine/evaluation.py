@@ -14,7 +14,7 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from damier.engine.network import network_extra, network_value, stored_network
+from damier.engine.network import counted, network_extra, network_value, stored_network
 from damier.engine.patterns import (
     REGIONS,
     enabled,
@@ -186,8 +186,9 @@ def evaluate(t, sq, player, pst, extra):
         learned = pattern_value(white_men, black_men, extra)
         if player == 1:
             learned = -learned
-    if extra[NETWORK] > 0:
-        learned += network_value(sq, player, extra, extra[NETWORK])
+    network = extra[NETWORK]
+    if network > 0 and counted(extra, network, my_pieces + their_pieces):
+        learned += network_value(sq, player, extra, network)
     return combine(
         score + learned,
         mobility,
