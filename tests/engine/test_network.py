@@ -87,7 +87,9 @@ def test_a_network_left_out_from_some_pieces_on_counts_below_them_only(variant: 
     hand = tables_from_weights(rules, family_weights(rules))
     pst, extra = tables_from_weights(rules, family_weights(rules), None, network)
     fewer = set()
-    for board in random_boards(variant, 40, seed=5):
+    # Random boards, and the bound itself: 20 pieces (left out) and 19 (counted).
+    bound = [Board(variant, "W:W21-30:B1-10"), Board(variant, "W:W21-29:B1-10")]
+    for board in [*random_boards(variant, 40, seed=5), *bound]:
         pieces = int(np.count_nonzero(board.cells))
         fewer.add(pieces < 20)
         for player in (0, 1):
