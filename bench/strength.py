@@ -41,7 +41,7 @@ from damier import Board
 from damier.engine import Engine
 from damier.game import Game
 from damier.match import OpeningDeck
-from damier.protocols.engine_match import elo_estimate
+from damier.protocols.match_statistics import elo_estimate
 
 Key = tuple[int, int, frozenset[int]]
 

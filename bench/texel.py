@@ -33,7 +33,8 @@ from damier.engine.evaluation import evaluate, family_weights, tables_from_weigh
 from damier.game import Game
 from damier.kernel.tables import compile_tables
 from damier.match import OpeningDeck
-from damier.protocols.engine_match import DamierPlayer, Limits, elo_estimate, run_match
+from damier.protocols.engine_match import DamierPlayer, Limits, run_match
+from damier.protocols.match_statistics import elo_estimate
 from damier.rules import get_variant
 
 DECKS = {"international": "international-2move", "english": "english-2move"}

@@ -16,6 +16,7 @@ from damier.match import (
     SPANISH_MATCH,
     VARIANT_DECKS,
     Match,
+    MatchFormat,
     OpeningDeck,
     balanced_match,
 )
@@ -321,3 +322,25 @@ def test_a_match_is_restored_from_its_results() -> None:
     assert last is not None and last.number == 3
     assert (last.white, last.black) == ("B", "A")
     assert last.opening == match.results[2][0].opening != ()
+
+
+def test_the_schedule_is_the_games_next_game_gives_one_by_one() -> None:
+    """Drawn in advance (games played at once), the games are those of a match played one
+    by one: the same colours, the same openings, a pair's second game the first's."""
+    deck = OpeningDeck.builtin("russian-3move")
+    played_out = MatchFormat(games=8, opening_games=tuple(range(8)), stop_when_decided=False)
+    one_by_one = Match("russian", ("A", "B"), played_out, deck, random.Random(7))
+    setups = []
+    while (setup := one_by_one.next_game()) is not None:
+        setups.append(setup)
+        one_by_one.record(setup, Result(None, "agreement"))
+    scheduled = Match("russian", ("A", "B"), played_out, deck, random.Random(7))
+    assert scheduled.schedule() == setups
+    assert setups[0].opening == setups[1].opening != setups[2].opening
+    # A match half played schedules the rest.
+    half = Match("russian", ("A", "B"), played_out, deck, random.Random(7))
+    half.results = [(setup, Result(None, "agreement")) for setup in setups[:3]]
+    assert [s.number for s in half.schedule()] == [3, 4, 5, 6, 7]
+    assert half.schedule()[0].opening == setups[2].opening  # the pair's second game
+    with pytest.raises(ValueError, match="stops once decided"):
+        Match("spanish", ("A", "B"), SPANISH_MATCH, OpeningDeck.builtin("spanish-2move")).schedule()

@@ -535,6 +535,7 @@ def _match(args: argparse.Namespace) -> int:
         run_match,
         summary,
     )
+    from damier.protocols.match_statistics import Sprt
 
     if len(args.engine) != 2:
         raise ValueError("give exactly two --engine options")
@@ -542,6 +543,7 @@ def _match(args: argparse.Namespace) -> int:
     limits = Limits(time=args.time, depth=args.depth)
     if args.time is None and args.depth is None:
         limits = Limits(time=1.0)
+    sprt = Sprt(*args.sprt) if args.sprt is not None else None
     on_game, close = progress_printer(args.games)
     try:
         report = run_match(
@@ -554,10 +556,12 @@ def _match(args: argparse.Namespace) -> int:
             max_plies=args.max_plies,
             on_game=on_game,
             log=lambda line: print(line, file=sys.stderr, flush=True),
+            concurrency=args.concurrency,
+            sprt=sprt,
         )
     finally:
         close()
-    for line in summary(report):
+    for line in summary(report, sprt):
         print(line)
     if args.pdn:
         _write_text(args.pdn, report.pdn())
@@ -795,6 +799,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     match.add_argument("--seed", type=int, default=None, help="seed for the opening draw")
     match.add_argument("--pdn", default=None, help="write the games to this PDN file")
+    match.add_argument(
+        "--concurrency",
+        type=counted("games", 64),
+        default=1,
+        help="games played at once, each by engines of its own",
+    )
+    match.add_argument(
+        "--sprt",
+        nargs=2,
+        type=float,
+        metavar=("ELO0", "ELO1"),
+        default=None,
+        help="stop once a sequential test (alpha = beta = 0.05) tells ELO0 from ELO1; "
+        "--games is then the most to play",
+    )
     match.set_defaults(run=_match)
 
     pdn = commands.add_parser("pdn", help="check or convert PDN files")

@@ -12,6 +12,7 @@ the Spanish four-game match, and the losing (giveaway) mode of any of them.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 
@@ -212,7 +213,21 @@ class Match:
         """The next game to play, or None when the match is over."""
         if self.finished:
             return None
-        number = len(self.results)
+        return self._setup(len(self.results), [setup for setup, _ in self.results])
+
+    def schedule(self) -> list[GameSetup]:
+        """Every game still to play, drawn now (the same games :meth:`next_game` would
+        give one by one), so that they can be played at once; for a match played to its
+        end, not one that stops once decided."""
+        if self.format.stop_when_decided:
+            raise ValueError("a match that stops once decided is played game by game")
+        setups = [setup for setup, _ in self.results]
+        while len(setups) < self.format.games:
+            setups.append(self._setup(len(setups), setups))
+        return setups[len(self.results) :]
+
+    def _setup(self, number: int, earlier: Sequence[GameSetup]) -> GameSetup:
+        """Game ``number``, after the games ``earlier`` (the pair's first opening)."""
         white, black = self.players if number % 2 == 0 else self.players[::-1]
         opening: tuple[str, ...] = ()
         if number in self.format.opening_games:
@@ -221,7 +236,7 @@ class Match:
             if index % 2 == 0:
                 opening = self.deck.draw(self.rng)
             else:  # the second game of a pair: the first one's opening, colours swapped
-                opening = self.results[self.format.opening_games[index - 1]][0].opening
+                opening = earlier[self.format.opening_games[index - 1]].opening
         return GameSetup(number, white, black, opening)
 
     def record(self, setup: GameSetup, result: Result) -> None:

@@ -7,12 +7,15 @@ import math
 import shlex
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from damier import Board
+from damier.board import Move
 from damier.cli import main
+from damier.game import Game
 from damier.match import OpeningDeck
 from damier.notation.pdn import read_pdn
 from damier.protocols.engine_match import (
@@ -20,12 +23,13 @@ from damier.protocols.engine_match import (
     HubPlayer,
     Limits,
     MatchReport,
-    elo_difference,
-    elo_estimate,
+    Player,
     run_match,
+    summary,
 )
 from damier.protocols.hub import board_from_hub
-from damier.protocols.hub_client import hub_position
+from damier.protocols.hub_client import EngineError, hub_position
+from damier.protocols.match_statistics import Sprt, elo_difference, elo_estimate
 from damier.rules import get_variant
 
 PYTHON = shlex.quote(sys.executable)
@@ -122,6 +126,73 @@ def test_same_engine_twice_gets_two_names() -> None:
     report = run_match("international", ["damier:1", "damier:1"], 2, Limits(depth=1))
     assert report.players == ("damier:1", "damier:1 #2")
     assert sum(report.scores) == 2
+
+
+def _played(report: MatchReport) -> list[tuple[int, str, tuple[str, ...], str, list[str]]]:
+    return [
+        (g.number, g.white, g.opening, g.result.pdn, [m.notation for m in g.game.moves])
+        for g in report.games
+    ]
+
+
+def test_games_played_at_once_are_the_games_played_one_by_one() -> None:
+    """Two games at a time, each by engines of its own: the same schedule, and (searches to
+    a depth without the weak levels' noise, from a cleared table each game) the very same
+    games, reported in order."""
+    deck = OpeningDeck.builtin("russian-3move")
+    engines = ["damier:10", "damier:10"]
+    one = run_match("russian", engines, 6, Limits(depth=2), deck=deck, seed=11)
+    seen: list[int] = []
+    two = run_match(
+        "russian",
+        engines,
+        6,
+        Limits(depth=2),
+        deck=deck,
+        seed=11,
+        concurrency=2,
+        on_game=lambda record, report: seen.append(record.number),
+    )
+    assert _played(two) == _played(one)
+    assert sorted(seen) == list(range(6))
+    assert two.elo.pairs == 3 and "6 games in 3 pairs" in str(two.elo)
+    _check_pdn(two.pdn(), 6, "russian")
+    with pytest.raises(ValueError, match="specs"):
+        run_match("russian", [engines[0], Scripted("A", [])], 2, Limits(depth=1), concurrency=2)
+
+
+class Scripted(Player):
+    """An engine that plays the first legal move, or fails (and so loses) in the games
+    ``script`` names, counted by its own new games."""
+
+    def __init__(self, name: str, script: Sequence[str]) -> None:
+        self.name = name
+        self.script = script
+        self.games = -1
+
+    def new_game(self, game: Game) -> None:
+        self.games += 1
+
+    def choose(self, game: Game, limits: Limits) -> Move:
+        if self.script[self.games % len(self.script)] != self.name:
+            raise EngineError("resigns (scripted)")
+        return game.board.legal_moves[0]
+
+
+@pytest.mark.parametrize(("winners", "verdict"), [("AAAB", "H1"), ("BBBA", "H0")])
+def test_a_match_stops_once_the_sprt_has_decided(winners: str, verdict: str) -> None:
+    """The first engine wins three games of four (or loses them): the test decides long
+    before the 200 games, and the match stops there."""
+    script = list(winners)
+    sprt = Sprt(0.0, 100.0)
+    report = run_match(
+        "english", [Scripted("A", script), Scripted("B", script)], 200, Limits(), sprt=sprt
+    )
+    units = report.units()
+    assert sprt.verdict(units) == verdict
+    assert sprt.verdict(units[:-1]) is None  # the game before the last had not decided
+    assert 4 < len(report.games) < 60
+    assert f"{verdict} accepted" in summary(report, sprt)[-1]
 
 
 def test_hub_position_is_what_the_hub_front_end_reads() -> None:
@@ -240,6 +311,18 @@ def test_cli_match_with_openings(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*args, "--games", "2", "--openings", "english-2move", "--depth", "1"]) == 0
     assert main([*args, "--games", "2", "--openings", "spanish-2move"]) == 2
     assert "is for spanish, not english" in capsys.readouterr().err
+
+
+def test_cli_match_at_once_with_a_sequential_test(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["match", "--variant", "russian", "--engine", "damier:10", "--engine", "damier:10"]
+    args += ["--games", "4", "--openings", "russian-3move", "--depth", "2", "--seed", "3"]
+    assert main([*args, "--concurrency", "2", "--sprt", "0", "50"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-2].startswith("Elo difference damier:10 vs damier:10 #2: ")
+    assert out[-2].endswith("(95%, 4 games in 2 pairs)")
+    assert out[-1].startswith("SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR ")
+    assert main([*args, "--sprt", "50", "0"]) == 2
+    assert "elo0 < elo1" in capsys.readouterr().err
 
 
 @pytest.mark.skipif(shutil.which("dame") is None, reason="dame-rs' dame command not on PATH")

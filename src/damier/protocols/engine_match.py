@@ -9,17 +9,16 @@ crashes, stalls or answers with an illegal move or garbage loses that game, with
 reason in the PDN ``Termination`` tag; a crashed Hub engine is started again for the next
 game.
 
->>> round(elo_difference(0.75))
-191
->>> elo_difference(0.5)
-0.0
+Games can be played several at a time (``concurrency``: each game its own pair of engines)
+and a match can stop once a sequential test has decided (:mod:`.match_statistics`).
 """
 
 from __future__ import annotations
 
 import importlib
-import math
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from random import Random
@@ -27,9 +26,10 @@ from typing import Any
 
 from damier.board import Move
 from damier.game import Game, Result
-from damier.match import Match, MatchFormat, OpeningDeck
+from damier.match import GameSetup, Match, MatchFormat, OpeningDeck
 from damier.notation.pdn import write_pdn
 from damier.protocols.hub_client import EngineError, HubEngine, ProcessTransport
+from damier.protocols.match_statistics import EloEstimate, Sprt, elo_estimate, pair_scores
 from damier.rules import Variant, get_variant
 
 
@@ -156,51 +156,6 @@ def make_player(
     return HubPlayer(spec, variant, name, log=log)
 
 
-# -- Elo ---------------------------------------------------------------------------
-
-
-def elo_difference(score: float) -> float:
-    """The Elo difference that predicts the score fraction ``score`` (logistic model)."""
-    if score <= 0.0:
-        return -math.inf
-    if score >= 1.0:
-        return math.inf
-    return 400.0 * math.log10(score / (1.0 - score))
-
-
-@dataclass(frozen=True)
-class EloEstimate:
-    """An Elo difference and the half-width of its 95% confidence interval."""
-
-    difference: float
-    error: float
-    games: int
-    score: float
-
-    def __str__(self) -> str:
-        if not math.isfinite(self.difference):
-            return f"{'+' if self.difference > 0 else '-'}inf (score {self.score:.1%})"
-        error = f"{self.error:.0f}" if math.isfinite(self.error) else "inf"
-        return f"{self.difference:+.0f} +/- {error} (95%, {self.games} games)"
-
-
-def elo_estimate(points: Sequence[float]) -> EloEstimate:
-    """The Elo difference from per-game points (1, 0.5, 0) and its 95% error, from the
-    variance of the per-game score."""
-    games = len(points)
-    if games == 0:
-        return EloEstimate(0.0, math.inf, 0, 0.5)
-    mean = sum(points) / games
-    variance = sum((p - mean) ** 2 for p in points) / games
-    margin = 1.959964 * math.sqrt(variance / games)
-    low, high = mean - margin, mean + margin
-    if low <= 0.0 or high >= 1.0:
-        error = math.inf
-    else:
-        error = (elo_difference(high) - elo_difference(low)) / 2
-    return EloEstimate(elo_difference(mean), error, games, mean)
-
-
 # -- the match ---------------------------------------------------------------------
 
 
@@ -234,10 +189,19 @@ class GameRecord:
 
 @dataclass
 class MatchReport:
-    """A played match: its games and the score of the first engine."""
+    """A played match: its games (in the order of the schedule) and the score of the first
+    engine."""
 
     players: tuple[str, str]
     games: list[GameRecord] = field(default_factory=list)
+    paired: bool = False
+    """Whether the games were played in pairs (one opening, each engine once with each
+    colour): then the Elo interval and the SPRT go by pairs."""
+
+    def add(self, record: GameRecord) -> None:
+        """Take a finished game in its place (games played at once end in any order)."""
+        self.games.append(record)
+        self.games.sort(key=lambda game: game.number)
 
     def points(self, player: str) -> list[float]:
         """``player``'s points, game by game."""
@@ -256,10 +220,22 @@ class MatchReport:
         points = self.points(player)
         return (points.count(1.0), points.count(0.5), points.count(0.0))
 
+    def units(self) -> list[float]:
+        """What the statistics count for the first engine: its points game by game, or,
+        with pairs, the mean points of each pair both of whose games are over."""
+        points = self.points(self.players[0])
+        if not self.paired or not self.games:
+            return points
+        by_number: list[float | None] = [None] * (max(g.number for g in self.games) + 1)
+        for record, point in zip(self.games, points, strict=True):
+            by_number[record.number] = point
+        return pair_scores(by_number)
+
     @property
     def elo(self) -> EloEstimate:
         """The first engine's Elo difference over the second."""
-        return elo_estimate(self.points(self.players[0]))
+        points = self.points(self.players[0])
+        return elo_estimate(points, self.units() if self.paired else None)
 
     def pdn(self) -> str:
         return "\n".join(record.pdn() for record in self.games)
@@ -315,51 +291,103 @@ def run_match(
     max_plies: int = 400,
     on_game: Callable[[GameRecord, MatchReport], None] | None = None,
     log: Callable[[str], None] | None = None,
+    concurrency: int = 1,
+    sprt: Sprt | None = None,
 ) -> MatchReport:
-    """Play ``games`` games between two engines (specs or players) and report."""
+    """Play ``games`` games between two engines (specs or players) and report.
+
+    ``concurrency``: games played at once, each by a pair of engines of its own (engines
+    given as specs). ``sprt``: stop once the test has decided (the games under way are
+    played out and counted); ``games`` is then the most to play. The schedule (colours,
+    openings) is the same whatever the concurrency."""
     rules = get_variant(variant)
     if len(engines) != 2:
         raise ValueError(f"a match needs two engines, not {len(engines)}")
     if games < 1:
         raise ValueError("a match needs at least one game")
+    if concurrency < 1:
+        raise ValueError("a match plays at least one game at a time")
+    if concurrency > 1 and not all(isinstance(engine, str) for engine in engines):
+        raise ValueError("games played at once need engines given as specs")
     if deck is not None and not deck.serves(rules):
         raise ValueError(f"the opening deck {deck.name!r} is for {deck.variant}, not {rules.name}")
     names: list[str] = []
     for engine in engines:
         name = engine if isinstance(engine, str) else engine.name
         names.append(name if name not in names else f"{name} #2")
-    players: dict[str, Player] = {}
+    schedule = MatchFormat(
+        games=games,
+        opening_games=tuple(range(games)) if deck is not None else (),
+        stop_when_decided=False,
+    )
+    setups = Match(rules, (names[0], names[1]), schedule, deck, Random(seed)).schedule()
+    report = MatchReport((names[0], names[1]), paired=deck is not None)
+    tables: list[dict[str, Player]] = []
+    """Each concurrent game's two engines by name."""
     try:
-        for name, engine in zip(names, engines, strict=True):
-            if isinstance(engine, str):
-                try:
-                    players[name] = make_player(engine, rules, name, log=log)
-                except EngineError as error:
-                    raise ValueError(f"engine {engine!r} does not start: {error}") from None
-            else:
-                players[name] = engine
-        schedule = MatchFormat(
-            games=games,
-            opening_games=tuple(range(games)) if deck is not None else (),
-            stop_when_decided=False,
-        )
-        match = Match(rules, (names[0], names[1]), schedule, deck, Random(seed))
-        report = MatchReport((names[0], names[1]))
-        while (setup := match.next_game()) is not None:
-            game = setup.start(rules)
-            play_game(game, players[setup.white], players[setup.black], limits, max_plies)
-            assert game.result is not None
-            match.record(setup, game.result)
-            record = GameRecord(setup.number, setup.white, setup.black, game, setup.opening)
-            report.games.append(record)
-            if on_game is not None:
-                on_game(record, report)
+        for _ in range(min(concurrency, games)):
+            table: dict[str, Player] = {}
+            tables.append(table)
+            for name, engine in zip(names, engines, strict=True):
+                if isinstance(engine, str):
+                    try:
+                        table[name] = make_player(engine, rules, name, log=log)
+                    except EngineError as error:
+                        raise ValueError(f"engine {engine!r} does not start: {error}") from None
+                else:
+                    table[name] = engine
+        _play_schedule(rules, setups, tables, limits, max_plies, report, on_game, sprt)
         return report
     finally:
-        for player in players.values():
-            if any(player is e for e in engines):
-                continue  # the caller's own players stay open
-            player.close()
+        for table in tables:
+            for player in table.values():
+                if any(player is e for e in engines):
+                    continue  # the caller's own players stay open
+                player.close()
+
+
+def _play_schedule(
+    rules: Variant,
+    setups: Sequence[GameSetup],
+    tables: Sequence[dict[str, Player]],
+    limits: Limits,
+    max_plies: int,
+    report: MatchReport,
+    on_game: Callable[[GameRecord, MatchReport], None] | None,
+    sprt: Sprt | None,
+) -> None:
+    """Play ``setups`` in order, one game at each table at a time, into ``report``."""
+    lock = threading.Lock()
+    waiting = iter(setups)
+    decided = False
+
+    def play_at(table: dict[str, Player]) -> None:
+        nonlocal decided
+        while True:
+            with lock:
+                setup = None if decided else next(waiting, None)
+            if setup is None:
+                return
+            game = setup.start(rules)
+            try:
+                play_game(game, table[setup.white], table[setup.black], limits, max_plies)
+            except BaseException:
+                decided = True  # the other tables stop after their games
+                raise
+            record = GameRecord(setup.number, setup.white, setup.black, game, setup.opening)
+            with lock:
+                report.add(record)
+                if on_game is not None:
+                    on_game(record, report)
+                if sprt is not None and sprt.verdict(report.units()) is not None:
+                    decided = True
+
+    if len(tables) == 1:
+        play_at(tables[0])
+        return
+    with ThreadPoolExecutor(len(tables), thread_name_prefix="damier-match") as pool:
+        for done in [pool.submit(play_at, table) for table in tables]:
+            done.result()
 
 
 # -- the command line ----------------------------------------------------------------
@@ -405,12 +433,15 @@ def progress_printer(
     return on_text, lambda: None
 
 
-def summary(report: MatchReport) -> list[str]:
-    """The closing lines: score, win/draw/loss, Elo estimate."""
+def summary(report: MatchReport, sprt: Sprt | None = None) -> list[str]:
+    """The closing lines: score, win/draw/loss, Elo estimate, and the test's verdict."""
     first, second = report.players
     a, b = report.scores
     wins, draws, losses = report.tally(first)
-    return [
+    lines = [
         f"score {first} - {second}: {a:g} - {b:g} (+{wins} ={draws} -{losses})",
         f"Elo difference {first} vs {second}: {report.elo}",
     ]
+    if sprt is not None:
+        lines.append(sprt.describe(report.units()))
+    return lines
