@@ -322,8 +322,7 @@ def run_match(
     )
     setups = Match(rules, (names[0], names[1]), schedule, deck, Random(seed)).schedule()
     report = MatchReport((names[0], names[1]), paired=deck is not None)
-    tables: list[dict[str, Player]] = []
-    """Each concurrent game's two engines by name."""
+    tables: list[dict[str, Player]] = []  # each concurrent game's two engines, by name
     try:
         for _ in range(min(concurrency, games)):
             table: dict[str, Player] = {}
@@ -356,23 +355,24 @@ def _play_schedule(
     on_game: Callable[[GameRecord, MatchReport], None] | None,
     sprt: Sprt | None,
 ) -> None:
-    """Play ``setups`` in order, one game at each table at a time, into ``report``."""
+    """Play ``setups`` in order, one game at each table at a time, into ``report``. Once
+    the test has decided, or a table failed, or the caller was interrupted, no new game
+    starts (the games under way are played out)."""
     lock = threading.Lock()
     waiting = iter(setups)
-    decided = False
+    stop = threading.Event()
 
     def play_at(table: dict[str, Player]) -> None:
-        nonlocal decided
         while True:
             with lock:
-                setup = None if decided else next(waiting, None)
+                setup = None if stop.is_set() else next(waiting, None)
             if setup is None:
                 return
             game = setup.start(rules)
             try:
                 play_game(game, table[setup.white], table[setup.black], limits, max_plies)
             except BaseException:
-                decided = True  # the other tables stop after their games
+                stop.set()
                 raise
             record = GameRecord(setup.number, setup.white, setup.black, game, setup.opening)
             with lock:
@@ -380,14 +380,18 @@ def _play_schedule(
                 if on_game is not None:
                     on_game(record, report)
                 if sprt is not None and sprt.verdict(report.units()) is not None:
-                    decided = True
+                    stop.set()
 
     if len(tables) == 1:
         play_at(tables[0])
         return
     with ThreadPoolExecutor(len(tables), thread_name_prefix="damier-match") as pool:
-        for done in [pool.submit(play_at, table) for table in tables]:
-            done.result()
+        try:
+            for done in [pool.submit(play_at, table) for table in tables]:
+                done.result()
+        except BaseException:
+            stop.set()
+            raise
 
 
 # -- the command line ----------------------------------------------------------------
