@@ -224,6 +224,19 @@ def test_set_param_contempt_for_a_game_s_moves_only() -> None:
     hub.engine.wait()
 
 
+def test_set_param_tt_size_as_scan_counts_it() -> None:
+    """``tt-size`` is the base-2 logarithm of the table's entries, as Scan's parameter."""
+    hub = Hub()
+    listed = next(line for line in hub.send("hub") if "name=tt-size" in line)
+    assert "value=21 " in listed and "min=16 max=27" in listed
+    hub.send("init")
+    assert hub.engine.engine is not None
+    assert len(hub.engine.engine._context.table) == 1 << 21
+    assert hub.send("set-param name=tt-size value=16") == []
+    assert done_move(hub.go("pos", "level depth=3"))
+    assert len(hub.engine.engine._context.table) == 1 << 16
+
+
 def test_level_limits() -> None:
     hub = Hub()
     hub.send("init")
@@ -268,6 +281,9 @@ MALFORMED = [
     "set-param name=contempt value=101",
     "set-param name=contempt value=-5.5",
     "set-param name=contempt value=",
+    "set-param name=tt-size value=15",
+    "set-param name=tt-size value=28",
+    "set-param name=tt-size value=big",
     "set-param name=variant value=chess",
     "set-param name=colour value=red",
     "go sideways",

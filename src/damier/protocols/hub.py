@@ -23,6 +23,8 @@ line, best first, each with a ``multipv=<rank>`` field a GUI that knows it can r
 whether the full level plays from its opening book, as Scan's parameters of those names.
 ``contempt`` (hundredths of a man, 0 by default, -100 to 100) is what a draw costs the
 engine when it plays a move (``go think``); an analysis or a ponder values draws at 0.
+``tt-size`` is the transposition table's size as Scan counts it, the base-2 logarithm of
+its entries (21 by default: 2M entries of 16 bytes, 32 MB; 16 to 27, 1 MB to 2 GB).
 """
 
 from __future__ import annotations
@@ -55,6 +57,12 @@ MAX_MULTIPV = 10
 """The most lines the ``multipv`` parameter asks for."""
 MAX_CONTEMPT = 100
 """The largest ``contempt`` either way, a man (hundredths)."""
+TT_SIZES = range(16, 28)
+"""The ``tt-size`` values: 2^16 to 2^27 entries of 16 bytes (1 MB to 2 GB)."""
+TT_SIZE = 21
+"""The default ``tt-size``: the engine's default table (32 MB)."""
+ENTRY_BYTES = 16
+"""Bytes of a transposition table entry (two words)."""
 
 PIECES = {"e": 0, "w": 1, "W": 2, "b": 3, "B": 4}
 
@@ -179,6 +187,7 @@ class HubEngine:
         self.threads = threads
         self.book = book
         self.contempt = CONTEMPT
+        self.tt_size = TT_SIZE
         self.engine: Engine | None = None
         self.board = Board(self.variant)
         self.limits = Limits()
@@ -219,6 +228,10 @@ class HubEngine:
         self.write(
             f"param name=contempt value={self.contempt} type=int"
             f" min={-MAX_CONTEMPT} max={MAX_CONTEMPT}"
+        )
+        self.write(
+            f"param name=tt-size value={self.tt_size} type=int"
+            f" min={TT_SIZES.start} max={TT_SIZES.stop - 1}"
         )
         self.write("wait")
 
@@ -285,6 +298,11 @@ class HubEngine:
                     f"contempt must be an integer from {-MAX_CONTEMPT} to {MAX_CONTEMPT}"
                 )
             self.contempt = contempt
+        elif name == "tt-size":
+            if not value.isdigit() or int(value) not in TT_SIZES:
+                raise HubError(f"tt-size must be {TT_SIZES.start}-{TT_SIZES.stop - 1}")
+            self.tt_size = int(value)
+            self.engine = None
         else:
             raise HubError(f"unknown parameter {name!r}")
 
@@ -423,7 +441,11 @@ class HubEngine:
         with self._engine_lock:
             if self.engine is None or self.engine.variant != self.variant:
                 self.engine = Engine(
-                    self.variant, level=self.level, threads=self.threads, book=self.book
+                    self.variant,
+                    level=self.level,
+                    threads=self.threads,
+                    book=self.book,
+                    table_megabytes=(ENTRY_BYTES << self.tt_size) >> 20,
                 )
             return self.engine
 
