@@ -3,9 +3,9 @@
 
 Games played in pairs (one opening, each engine once with each colour) are measured by
 pairs: an opening that favours one side gives each engine a point and no information, and
-the pairs' variance says so, where the games' variance counts that point as luck. With a
-balanced deck the pairs' interval is the narrower one, and the honest one (the games of a
-pair are not independent).
+the pairs' variance says so, where the games' variance counts that point as luck. The
+games of a pair are not independent: the pairs' interval is the honest one, and the
+narrower one the more the openings lean.
 
 The test is the generalized SPRT in its normal approximation, as engine testing frameworks
 use it: hypotheses H0 "the first engine is ``elo0`` stronger" and H1 "``elo1`` stronger"
