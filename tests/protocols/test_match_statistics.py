@@ -27,13 +27,14 @@ def test_pairs_are_games_one_and_two_then_three_and_four() -> None:
 
 def test_an_opening_that_favours_one_side_is_no_information_by_pairs() -> None:
     # Each engine wins its game with the favoured colour: by games a wide interval, by
-    # pairs none at all (every pair is even).
+    # pairs nothing to measure it on (every pair is even): no interval at all.
     points = [1.0, 0.0] * 50
     by_games = elo_estimate(points)
     by_pairs = elo_estimate(points, pair_scores(points))
     assert by_games.difference == by_pairs.difference == 0.0
     assert by_games.error == pytest.approx(69.0, abs=0.5)
-    assert by_pairs.error == 0.0 and by_pairs.pairs == 50
+    assert by_pairs.error == math.inf and by_pairs.pairs == 50
+    assert str(by_pairs) == "+0 +/- inf (95%, 100 games in 50 pairs)"
 
 
 def test_the_interval_by_pairs_from_the_pairs_variance() -> None:
@@ -72,7 +73,15 @@ def test_sprt_bounds_and_verdicts() -> None:
 
 
 @pytest.mark.parametrize(
-    ("elo0", "elo1", "alpha", "beta"), [(10, 0, 0.05, 0.05), (0, 0, 0.05, 0.05), (0, 5, 0, 0.05)]
+    ("elo0", "elo1", "alpha", "beta"),
+    [
+        (10, 0, 0.05, 0.05),
+        (0, 0, 0.05, 0.05),
+        (0, 5, 0, 0.05),
+        (-1e308, 0, 0.05, 0.05),  # its expected score would overflow
+        (0, math.inf, 0.05, 0.05),
+        (math.nan, 5, 0.05, 0.05),
+    ],
 )
 def test_sprt_refuses_a_test_that_means_nothing(
     elo0: float, elo1: float, alpha: float, beta: float

@@ -27,6 +27,8 @@ from typing import Literal
 
 Z95 = 1.959964
 """The normal distribution's two-sided 95% quantile."""
+MAX_ELO = 1000.0
+"""The largest Elo difference a test may name (a score of 99.7%: beyond, no match tells)."""
 
 
 def elo_difference(score: float) -> float:
@@ -84,22 +86,24 @@ def _mean_and_variance(units: Sequence[float]) -> tuple[float, float]:
 def elo_estimate(points: Sequence[float], pairs: Sequence[float] | None = None) -> EloEstimate:
     """The Elo difference from per-game points (1, 0.5, 0) and its 95% error, from the
     variance of the per-game score or, given ``pairs`` (the games' :func:`pair_scores`),
-    of the per-pair score."""
+    of the per-pair score. Until they differ (fewer than two, or all alike: every pair even,
+    say) there is no spread to measure, and the error is infinite."""
     games = len(points)
     if games == 0:
         return EloEstimate(0.0, math.inf, 0, 0.5)
     mean = sum(points) / games
     units = list(points) if pairs is None else list(pairs)
-    if not units:
-        return EloEstimate(elo_difference(mean), math.inf, games, mean)
-    _, variance = _mean_and_variance(units)
+    counted = 0 if pairs is None else len(units)
+    variance = _mean_and_variance(units)[1] if len(units) > 1 else 0.0
+    if variance == 0.0:
+        return EloEstimate(elo_difference(mean), math.inf, games, mean, counted)
     margin = Z95 * math.sqrt(variance / len(units))
     low, high = mean - margin, mean + margin
     if low <= 0.0 or high >= 1.0:
         error = math.inf
     else:
         error = (elo_difference(high) - elo_difference(low)) / 2
-    return EloEstimate(elo_difference(mean), error, games, mean, 0 if pairs is None else len(units))
+    return EloEstimate(elo_difference(mean), error, games, mean, counted)
 
 
 Verdict = Literal["H0", "H1"]
@@ -117,6 +121,9 @@ class Sprt:
     """The chance of accepting H0 when H1 holds."""
 
     def __post_init__(self) -> None:
+        for elo in (self.elo0, self.elo1):
+            if not -MAX_ELO <= elo <= MAX_ELO:
+                raise ValueError(f"the SPRT's Elo values must lie within +/- {MAX_ELO:g}")
         if not self.elo0 < self.elo1:
             raise ValueError(f"the SPRT needs elo0 < elo1, not {self.elo0:g} and {self.elo1:g}")
         if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
