@@ -126,11 +126,11 @@ def test_how_big_the_database_built_without_asking_is(monkeypatch: pytest.Monkey
     """5 pieces on 8x8 boards where the machine has 4 GB or more, 4 on 10x10 and on smaller
     machines; ``DAMIER_EGTB_PIECES`` decides when set."""
     monkeypatch.delenv("DAMIER_EGTB_PIECES")
-    monkeypatch.setattr(auto, "_memory", lambda: 8 << 30)
+    monkeypatch.setattr(auto, "machine_memory", lambda: 8 << 30)
     sizes = {name: auto.auto_pieces(get_variant(name)) for name in ("russian", "english")}
     assert sizes == {"russian": 5, "english": 5}
     assert auto.auto_pieces(get_variant("international")) == 4
-    monkeypatch.setattr(auto, "_memory", lambda: 2 << 30)
+    monkeypatch.setattr(auto, "machine_memory", lambda: 2 << 30)
     assert auto.auto_pieces(get_variant("russian")) == 4
     monkeypatch.setenv("DAMIER_EGTB_PIECES", "3")
     assert auto.auto_pieces(get_variant("international")) == 3

@@ -237,6 +237,15 @@ def test_set_param_tt_size_as_scan_counts_it() -> None:
     assert len(hub.engine.engine._context.table) == 1 << 16
 
 
+def test_tt_size_more_than_half_the_memory_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("damier.protocols.hub.machine_memory", lambda: 1 << 30)
+    hub = Hub()
+    [line] = hub.send("set-param name=tt-size value=26")  # 1 GB on a 1 GB machine
+    assert line == 'error message="tt-size 26 needs 1024 MB, more than half this machine\'s memory"'
+    assert hub.engine.tt_size == 21
+    assert hub.send("set-param name=tt-size value=24") == []  # 256 MB
+
+
 def test_level_limits() -> None:
     hub = Hub()
     hub.send("init")

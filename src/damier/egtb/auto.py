@@ -50,10 +50,10 @@ def auto_pieces(variant: Variant) -> int:
     except ValueError:  # none is built for it (its lock's name still asks for a number)
         return 4
     squares = bin(int(spec.geo[G_BOARD])).count("1")
-    return 5 if squares <= SMALL_BOARD and _memory() >= MEMORY_FOR_FIVE else 4
+    return 5 if squares <= SMALL_BOARD and machine_memory() >= MEMORY_FOR_FIVE else 4
 
 
-def _memory() -> int:
+def machine_memory() -> int:
     """The machine's memory in bytes (0 when it cannot be told)."""
     try:
         return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")

@@ -24,7 +24,8 @@ whether the full level plays from its opening book, as Scan's parameters of thos
 ``contempt`` (hundredths of a man, 0 by default, -100 to 100) is what a draw costs the
 engine when it plays a move (``go think``); an analysis or a ponder values draws at 0.
 ``tt-size`` is the transposition table's size as Scan counts it, the base-2 logarithm of
-its entries (21 by default: 2M entries of 16 bytes, 32 MB; 16 to 27, 1 MB to 2 GB).
+its entries (21 by default: 2M entries of 16 bytes, 32 MB; 16 to 27, 1 MB to 2 GB, and no
+more than half the machine's memory).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from damier import __version__
 from damier.board import Board, Move
 from damier.compiled import Progress, Warmup, engine_warmup
 from damier.egtb.auto import building as egtb_building
+from damier.egtb.auto import machine_memory
 from damier.engine import CONTEMPT, Engine, Info, clock_times
 from damier.engine.levels import MAX_THREADS
 from damier.errors import IllegalMoveError
@@ -301,6 +303,12 @@ class HubEngine:
         elif name == "tt-size":
             if not value.isdigit() or int(value) not in TT_SIZES:
                 raise HubError(f"tt-size must be {TT_SIZES.start}-{TT_SIZES.stop - 1}")
+            memory = machine_memory()
+            if memory and ENTRY_BYTES << int(value) > memory // 2:
+                raise HubError(
+                    f"tt-size {value} needs {(ENTRY_BYTES << int(value)) >> 20} MB,"
+                    " more than half this machine's memory"
+                )
             self.tt_size = int(value)
             self.engine = None
         else:
