@@ -445,9 +445,9 @@ def _bot(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_text(path: str, text: str) -> None:
+def _write_text(path: str, text: str, mode: str = "w") -> None:
     try:
-        with open(path, "w", encoding="utf-8") as handle:
+        with open(path, mode, encoding="utf-8") as handle:
             handle.write(text)
     except OSError as error:
         raise ValueError(f"cannot write {path}: {error.strerror}") from None
@@ -529,7 +529,9 @@ def _dxp(args: argparse.Namespace) -> int:
 
 def _match(args: argparse.Namespace) -> int:
     from damier.protocols.engine_match import (
+        GameRecord,
         Limits,
+        MatchReport,
         load_deck,
         progress_printer,
         run_match,
@@ -544,7 +546,15 @@ def _match(args: argparse.Namespace) -> int:
     if args.time is None and args.depth is None:
         limits = Limits(time=1.0)
     sprt = Sprt(*args.sprt) if args.sprt is not None else None
-    on_game, close = progress_printer(args.games)
+    show, close = progress_printer(args.games)
+    if args.pdn:
+        _write_text(args.pdn, "")  # a file that cannot be written is said before any game
+
+    def on_game(record: GameRecord, report: MatchReport) -> None:
+        show(record, report)
+        if args.pdn:  # each game as it ends: an interrupted match keeps those played
+            _write_text(args.pdn, record.pdn() + "\n", "a")
+
     try:
         report = run_match(
             _variant(args),
@@ -563,7 +573,7 @@ def _match(args: argparse.Namespace) -> int:
         close()
     for line in summary(report, sprt):
         print(line)
-    if args.pdn:
+    if args.pdn:  # in the schedule's order
         _write_text(args.pdn, report.pdn())
     return 0
 

@@ -306,6 +306,32 @@ def test_cli_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _check_pdn(pdn.read_text(), 2)
 
 
+def test_cli_match_keeps_the_games_played_when_interrupted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each game is written as it ends: a match stopped after two games leaves two games."""
+    from damier.protocols import engine_match
+
+    pdn = tmp_path / "match.pdn"
+    played = engine_match.play_game
+    calls = 0
+
+    def play_then_stop(*args: object, **kwargs: object) -> Game:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise KeyboardInterrupt
+        return played(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine_match, "play_game", play_then_stop)
+    args = ["match", "--engine", "damier:1", "--engine", "damier:2", "--games", "6"]
+    with pytest.raises(KeyboardInterrupt):
+        main([*args, "--depth", "1", "--pdn", str(pdn)])
+    _check_pdn(pdn.read_text(), 2)
+    unwritable = tmp_path / "no-such-folder" / "match.pdn"
+    assert main([*args, "--depth", "1", "--pdn", str(unwritable)]) == 2
+
+
 def test_cli_match_with_openings(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["match", "--variant", "english", "--engine", "damier:1", "--engine", "damier:2"]
     assert main([*args, "--games", "2", "--openings", "english-2move", "--depth", "1"]) == 0
