@@ -8,9 +8,11 @@ of the engine's search.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +24,7 @@ from damier.engine.search import (
     S_MEN_FORWARD,
     S_NO_MOVE,
     S_NODES,
+    empty_table,
     enter,
     futile,
     men_only_forward,
@@ -668,3 +671,18 @@ def test_reverse_futility_cuts_shallow_quiet_nodes_off_the_principal_line() -> N
     assert not futile(stats, 2, MATE - 10, MATE - 9, False)  # a won bound
     stats[S_NO_MOVE] = MATE
     assert not futile(stats, 2, 10, 11, False)  # giveaway
+
+
+def _resident_bytes() -> int:
+    return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="reads Linux's /proc")
+def test_a_transposition_table_is_in_memory_before_any_search() -> None:
+    """Its pages are written when it is made: left to the search's first writes, their
+    faults fell in a new engine's first timed search (140 ms of a 0.1-s search)."""
+    before = _resident_bytes()
+    table = empty_table(1 << 22)  # 64 MB
+    assert _resident_bytes() - before >= 0.9 * table.nbytes
+    assert table.shape == (1 << 22, 2) and table.dtype == np.uint64
+    assert not table.any()  # every entry empty: a probe finds nothing

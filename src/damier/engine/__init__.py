@@ -44,6 +44,7 @@ from damier.engine.search import (
     S_STOP,
     SearchContext,
     child_keys,
+    empty_table,
     men_only_forward,
     quiet_moves_limit,
     row_keys,
@@ -611,7 +612,7 @@ class Engine:
         children = child_keys(t, rows, board.turn, following, key)
         saved = (context.table, context.killers.copy(), context.history.copy())
         if self._lines_table is None:
-            self._lines_table = np.zeros_like(context.table)
+            self._lines_table = empty_table(len(context.table))
         context.table = self._lines_table
         scores: dict[int, int] = {}
         found: dict[int, np.ndarray] = {}
