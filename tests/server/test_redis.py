@@ -22,6 +22,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from damier.server import rooms
 from damier.server.rooms import Connection, RedisRooms, Refresh, State
 from tests.server.conftest import AppFactory, FakeTime, another, open_game, receive, sign_in
 
@@ -441,3 +442,41 @@ def test_every_process_is_told_of_a_departure_stored_after_redis_returns(
 
     asyncio.run(scenario())
     assert told[-1]["gone"] == ["bob"]
+
+
+class _Subscription:
+    """A pub/sub connection whose Redis confirms the patterns only after ``silent`` reads
+    that find nothing (a Redis slow to read the command, on a loaded machine)."""
+
+    def __init__(self, silent: int) -> None:
+        self.silent = silent
+        self.sent: tuple[str, ...] = ()
+        self.confirmed: list[str] = []
+
+    async def psubscribe(self, *patterns: str) -> None:
+        self.sent = patterns
+
+    async def get_message(self, timeout: float) -> dict[str, Any] | None:
+        await asyncio.sleep(0.01)
+        if self.silent or len(self.confirmed) == len(self.sent):
+            self.silent -= 1
+            return None
+        pattern = self.sent[len(self.confirmed)]
+        self.confirmed.append(pattern)
+        return {"type": "psubscribe", "pattern": None, "channel": pattern.encode(), "data": 1}
+
+
+def test_the_rooms_are_subscribed_only_once_redis_confirmed_each_pattern() -> None:
+    subscription = _Subscription(silent=3)
+    asyncio.run(rooms._subscribe(subscription, ("damier:game:*", "damier:notice:*")))
+    assert subscription.confirmed == ["damier:game:*", "damier:notice:*"]
+    assert subscription.silent == 0
+
+
+def test_a_subscription_redis_never_confirms_is_tried_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(rooms, "CONFIRM_SECONDS", 0.2)
+    subscription = _Subscription(silent=1_000)
+    with pytest.raises(TimeoutError):  # the listener's loop subscribes again on any error
+        asyncio.run(rooms._subscribe(subscription, ("damier:game:*",)))

@@ -58,6 +58,8 @@ LAPSE_SECONDS = 30.0
 of a process silent for longer (killed, frozen, cut off) count no more."""
 RETRY_SECONDS = 1.0
 """The pause before subscribing again after the subscription was lost."""
+CONFIRM_SECONDS = 10.0
+"""How long Redis may take to confirm a subscription before it is tried again."""
 _STORE = """
 local prefix, clock = ARGV[1] .. '|', tonumber(ARGV[2])
 if ARGV[4] == '1' then
@@ -656,7 +658,7 @@ class RedisRooms(Rooms):
         while True:
             try:
                 async with self._subscriber.pubsub() as pubsub:
-                    await pubsub.psubscribe(CHANNEL_PREFIX + "*", NOTICE_PREFIX + "*")
+                    await _subscribe(pubsub, (CHANNEL_PREFIX + "*", NOTICE_PREFIX + "*"))
                     if self.subscriptions:  # again: changes may have been missed meanwhile
                         await self.heartbeat()
                         await self._bring_up_to_date()
@@ -690,3 +692,17 @@ class RedisRooms(Rooms):
             except Exception:  # the copy is dropped; the sockets must still hear of it
                 log.exception("redis rooms: game %s not followed", game_id)
         self._deliver(game_id, state)
+
+
+async def _subscribe(pubsub: Any, patterns: tuple[str, ...]) -> None:
+    """Subscribe to ``patterns`` and wait until Redis has confirmed each: ``psubscribe``
+    only sends the command, and a message published before Redis has read it is not
+    routed here (a socket that opened meanwhile waited for it for ever)."""
+    await pubsub.psubscribe(*patterns)
+    waiting = set(patterns)
+    async with asyncio.timeout(CONFIRM_SECONDS):
+        while waiting:
+            message = await pubsub.get_message(timeout=CONFIRM_SECONDS)
+            if message is not None and message["type"] == "psubscribe":
+                pattern = message["pattern"] or message["channel"]
+                waiting.discard(pattern.decode() if isinstance(pattern, bytes) else pattern)
