@@ -610,7 +610,13 @@ def _compile(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
-    from damier.server.serving import serve
+    try:
+        from damier.server.serving import serve
+    except ImportError as error:  # Damier installed without its server's packages
+        raise ValueError(
+            f"damier serve needs the server's packages ({error.name} is missing): "
+            "pip install 'damier[server]'"
+        ) from None
     from damier.server.settings import Settings, SettingsError
 
     try:
