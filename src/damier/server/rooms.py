@@ -697,7 +697,7 @@ class RedisRooms(Rooms):
 async def _subscribe(pubsub: Any, patterns: tuple[str, ...]) -> None:
     """Subscribe to ``patterns`` and wait until Redis has confirmed each: ``psubscribe``
     only sends the command, and a message published before Redis has read it is not
-    routed here (a socket that opened meanwhile waited for it for ever)."""
+    routed here (a tournament's socket, which hears only of changes, would miss one)."""
     await pubsub.psubscribe(*patterns)
     waiting = set(patterns)
     async with asyncio.timeout(CONFIRM_SECONDS):
