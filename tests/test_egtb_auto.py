@@ -31,7 +31,12 @@ def test_the_full_engine_builds_its_database_once(
     monkeypatch.delenv("DAMIER_EGTB_AUTO")
     engine = Engine("english", table_megabytes=4)
     Engine("english", table_megabytes=4)  # a second engine does not start another build
+    builder = int(next(tmp_path.glob("*.building")).read_text())
     wait_for_build("english")
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{builder}").exists():  # ended and reaped, not left a zombie
+        assert time.monotonic() < deadline, "the builder was not reaped"
+        time.sleep(0.1)
     assert (tmp_path / "english-4.npz").is_file()
     assert (tmp_path / "english-4.log").read_text().count("positions in") == 1
     assert not list(tmp_path.glob("*.building"))

@@ -27,6 +27,7 @@ import logging
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from damier.egtb.probe import build, database_spec, default_dir, fits, path_of
@@ -123,6 +124,8 @@ def build_in_background(variant: str | Variant) -> bool:
         )
     os.write(handle, str(builder.pid).encode())
     os.close(handle)
+    # Reaped when it ends: a long-lived server would otherwise keep it as a zombie.
+    threading.Thread(target=builder.wait, name="damier-egtb-reaper", daemon=True).start()
     log.info(
         "building the %d-piece endgame database of %s in the background (once; "
         "the engine uses it from its next game)%s",
