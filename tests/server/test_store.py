@@ -101,6 +101,43 @@ def test_a_move_is_recorded_whole_and_only_on_the_version_it_follows(tmp_path: P
     asyncio.run(run())
 
 
+def test_a_snapshot_reads_the_database_at_one_moment(tmp_path: Path) -> None:
+    """What another process commits while a snapshot reads is not seen by the snapshot's
+    later statements: on PostgreSQL the snapshot reads past it, on SQLite the writer waits
+    for the snapshot to end. (Each statement seeing the latest commit once showed a match
+    with its readiness from before its game ended and its rounds from after.)"""
+
+    async def run() -> None:
+        url = database_url(tmp_path / "snapshot.sqlite3")
+        database, other = Database(url), Database(url)  # two processes on one database
+        await database.migrate()
+        status = select(GAMES.c.status).where(GAMES.c.id == "g")
+
+        async def finish() -> None:
+            async with other.session() as session, session.begin():
+                await session.execute(GAMES.update().where(GAMES.c.id == "g"), {"status": "done"})
+
+        try:
+            await _new_game(database)
+            async with database.snapshot() as session:
+                assert (await session.execute(status)).scalar() == "playing"
+                writer = asyncio.create_task(finish())
+                if database.sqlite:
+                    await asyncio.sleep(0.3)
+                    assert not writer.done()
+                else:
+                    await writer
+                assert (await session.execute(status)).scalar() == "playing"
+            await writer
+            async with database.session() as session:
+                assert (await session.execute(status)).scalar() == "done"
+        finally:
+            await database.close()
+            await other.close()
+
+    asyncio.run(run())
+
+
 @pytest.mark.skipif(SERVER_DATABASE is None, reason="needs DAMIER_DATABASE_URL (PostgreSQL)")
 def test_a_burst_of_moves_waits_for_the_kept_connections_and_opens_no_more(
     tmp_path: Path,

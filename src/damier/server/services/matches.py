@@ -470,7 +470,7 @@ async def ready(*, services: Services, match_id: str, player_id: str | None) -> 
 
 async def match_state(*, services: Services, match_id: str, viewer: str | None) -> MatchState:
     """The match as it is now (moved on first if a game ended or the coming one is due)."""
-    async with services.database.session() as session:
+    async with services.database.snapshot() as session:
         row = await _load(session, match_id)
         if not _due(row, services.now(), await _current_status(session, row)):
             return await _view(session, row, services.now(), viewer)

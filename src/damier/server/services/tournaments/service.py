@@ -331,7 +331,7 @@ async def tournament_view(
     *, services: Services, tournament_id: str, viewer: str | None
 ) -> TournamentView:
     """The tournament as it is now (moved on first when something is due)."""
-    async with services.database.session() as session:
+    async with services.database.snapshot() as session:
         row = await _load(session, tournament_id)
         now = services.now()
         if not await due(session, row, now):
