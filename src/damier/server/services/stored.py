@@ -162,7 +162,7 @@ def _store_seats(row: GameRow, game: Game, now: float) -> None:
 
 async def read_game(services: Services, game_id: str) -> tuple[GameRow, Game]:
     async with services.lock(game_id):
-        async with services.database.session() as session, session.begin():
+        async with services.database.snapshot() as session:  # the row and its moves agree
             row = await load_row(session, game_id)
             game = await row_game(services, session, row)
         services.keep(game_id, game, row.version, row)
