@@ -208,11 +208,11 @@ class Database:
         agree (a game's row and its moves; a match's or a tournament's view, which decides
         whether something is due). PostgreSQL's default lets each statement see every
         commit before it, so a row and its children (a ``selectin`` collection, the next
-        statement) could come from either side of another process's commit: a match with
-        its readiness from before a game ended and its rounds from after, a state that
-        never was. There it reads in a repeatable-read, read-only transaction. On SQLite
-        every session's transaction starts with ``BEGIN IMMEDIATE``, which already keeps
-        other writers out until it ends."""
+        statement) could come from either side of another connection's commit (the clock
+        task's, another server's): a match with its readiness from before a game ended and
+        its rounds from after, a state that never was. There it reads in a repeatable-read,
+        read-only transaction. On SQLite every session's transaction starts with ``BEGIN
+        IMMEDIATE``, which already keeps other writers out until it ends."""
         async with self.session() as session:
             if not self.sqlite:
                 options = {"isolation_level": "REPEATABLE READ", "postgresql_readonly": True}
