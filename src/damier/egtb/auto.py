@@ -16,7 +16,7 @@ the search nor a server; a lock file in the data directory (holding the builder'
 id) keeps two engines, or two processes, from building the same database, and a lock whose
 process has died is taken over; builds of different variants queue (``builds.queue``).
 The 4-piece databases take from a few seconds (8x8 boards) to a minute (International) on
-one core, the 8x8 5-piece ones one to three minutes; ``damier egtb build`` makes others.
+one core, the 8x8 5-piece ones one to six minutes; ``damier egtb build`` makes others.
 ``DAMIER_EGTB_AUTO=0`` turns the automatic build off (the tests do).
 """
 
